@@ -1,0 +1,435 @@
+#!/usr/bin/env python3
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Process control for the embedded cloud (stdlib only).
+
+The playbooks call this for the steps that need a precise error message or a
+bounded wait: installing Debian packages, checking ports, one-shot bootstrap
+commands, and starting a supervised service until it answers.  Every failure
+ends with one line naming the service and its log file, then the log's tail.
+
+A step that changed something prints ``CHANGED`` on its last line so that the
+playbook can report convergence honestly.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+
+def fail(message, log=None, tail=40):
+    sys.stderr.write('ERROR: %s\n' % message)
+    if log and os.path.exists(log):
+        sys.stderr.write('---- last %d lines of %s ----\n' % (tail, log))
+        with open(log, errors='replace') as f:
+            sys.stderr.writelines(f.readlines()[-tail:])
+    sys.exit(1)
+
+
+def changed():
+    print('CHANGED')
+
+
+# ---------------------------------------------------------------- apt ----
+
+def installed(pkg):
+    out = subprocess.run(
+        ['dpkg-query', '-W', '-f=${Status}', pkg],
+        capture_output=True, text=True)
+    return out.returncode == 0 and out.stdout.endswith(' installed')
+
+
+def cmd_apt(args):
+    wanted = dict(p.split('=', 1) for p in args.packages)
+    missing = [p for p in wanted if not installed(p)]
+    if not missing:
+        return
+    env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
+    with open(args.log, 'a') as log:
+        for cmd in (['apt-get', 'update'],
+                    ['apt-get', 'install', '-y', '--no-install-recommends']
+                    + missing):
+            log.write('$ %s\n' % ' '.join(cmd))
+            log.flush()
+            rc = subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                 env=env)
+            if rc:
+                # Name the package(s) apt could not provide.
+                bad = [p for p in missing if subprocess.run(
+                    ['apt-cache', 'show', p], capture_output=True
+                ).returncode != 0]
+                names = ', '.join('%s (%s)' % (p, wanted[p])
+                                  for p in (bad or missing))
+                fail('apt could not install %s; see %s' % (names, args.log),
+                     args.log)
+    changed()
+
+
+# -------------------------------------------------------------- ports ----
+
+def listeners():
+    """Map listening TCP port -> pid (from ss)."""
+    out = subprocess.run(['ss', '-Hltnp'], capture_output=True, text=True)
+    result = {}
+    for line in out.stdout.splitlines():
+        fields = line.split()
+        if len(fields) < 4:
+            continue
+        port = fields[3].rsplit(':', 1)[-1]
+        pid = None
+        if 'pid=' in line:
+            pid = int(line.split('pid=', 1)[1].split(',', 1)[0])
+        if port.isdigit():
+            result.setdefault(int(port), pid)
+    return result
+
+
+def ancestors(pid):
+    chain = []
+    while pid and pid > 1:
+        chain.append(pid)
+        try:
+            with open('/proc/%d/stat' % pid) as f:
+                pid = int(f.read().rsplit(')', 1)[1].split()[1])
+        except OSError:
+            break
+    return chain
+
+
+def read_pid(path):
+    try:
+        with open(path) as f:
+            pid = int(f.read().strip())
+        os.kill(pid, 0)
+        return pid
+    except (OSError, ValueError):
+        return None
+
+
+def cmdline(pid):
+    try:
+        with open('/proc/%d/cmdline' % pid, 'rb') as f:
+            return f.read().replace(b'\0', b' ').decode(errors='replace')
+    except OSError:
+        return '?'
+
+
+def cmd_ports(args):
+    ours = read_pid(args.supervisor_pidfile)
+    busy = listeners()
+    problems = []
+    for item in args.ports:
+        name, port = item.split('=', 1)
+        pid = busy.get(int(port), 'absent')
+        if pid == 'absent':
+            continue
+        if ours and pid and ours in ancestors(pid):
+            continue
+        problems.append('port %s (needed by %s) is already in use by pid %s '
+                        '(%s)' % (port, name, pid,
+                                  cmdline(pid).strip() if pid else '?'))
+    if problems:
+        fail('; '.join(problems) + '. Stop that process or change '
+             'aio_ports in playbooks/group_vars/all.yaml.')
+
+
+# ---------------------------------------------------------------- run ----
+
+def cmd_run(args):
+    if args.marker and os.path.exists(args.marker):
+        return
+    os.makedirs(os.path.dirname(args.log), exist_ok=True)
+    with open(args.log, 'a') as log:
+        log.write('$ %s\n' % ' '.join(args.command))
+        log.flush()
+        rc = subprocess.call(args.command, stdout=log,
+                             stderr=subprocess.STDOUT, cwd=args.cwd)
+    if rc:
+        fail('%s: %s failed (exit %d); see %s'
+             % (args.name, args.what, rc, args.log), args.log)
+    if args.marker:
+        with open(args.marker, 'w') as f:
+            f.write('%s\n' % time.strftime('%Y-%m-%dT%H:%M:%S'))
+    changed()
+
+
+# --------------------------------------------------------- supervisor ----
+
+class Supervisor(object):
+    def __init__(self, conf, ctl, daemon, pidfile):
+        self.conf, self.ctl, self.daemon, self.pidfile = (
+            conf, ctl, daemon, pidfile)
+
+    def running(self):
+        return read_pid(self.pidfile) is not None
+
+    def call(self, *words, check=True):
+        out = subprocess.run([self.ctl, '-c', self.conf] + list(words),
+                             capture_output=True, text=True)
+        if check and out.returncode not in (0, 3):
+            # 3 = some process not running (status); anything else is real.
+            fail('supervisorctl %s: %s%s' % (' '.join(words), out.stdout,
+                                             out.stderr))
+        return out.stdout
+
+    def state(self, name):
+        out = self.call('status', name, check=False).split()
+        return out[1] if len(out) > 1 and out[0] == name else 'ABSENT'
+
+    def start_daemon(self):
+        if self.running():
+            return False
+        rc = subprocess.call([self.daemon, '-c', self.conf])
+        if rc:
+            fail('supervisord did not start (exit %d)' % rc)
+        for _ in range(100):
+            if self.running() and self.call('pid', check=False).strip():
+                return True
+            time.sleep(0.1)
+        fail('supervisord did not answer on its socket')
+
+
+def probe(url=None, port=None):
+    if port:
+        try:
+            socket.create_connection(('127.0.0.1', port), timeout=2).close()
+        except OSError:
+            return False
+    if url:
+        try:
+            urllib.request.urlopen(url, timeout=3)
+        except urllib.error.HTTPError as e:
+            return e.code < 500
+        except (urllib.error.URLError, OSError):
+            return False
+    return True
+
+
+def supervisor_from(args):
+    return Supervisor(args.conf, args.ctl, args.daemon, args.pidfile)
+
+
+def cmd_supervisord(args):
+    if supervisor_from(args).start_daemon():
+        changed()
+
+
+def cmd_ensure(args):
+    sup = supervisor_from(args)
+    did = False
+    out = sup.call('update', args.name)
+    if out.strip():
+        did = True
+    state = sup.state(args.name)
+    if state == 'ABSENT':
+        fail('%s: no supervisor program of that name' % args.name)
+    if state not in ('RUNNING', 'STARTING'):
+        sup.call('start', args.name, check=False)
+        did = True
+    elif args.restart == 'true' and not did:
+        sup.call('restart', args.name, check=False)
+        did = True
+    deadline = time.time() + args.timeout
+    while True:
+        state = sup.state(args.name)
+        if state in ('FATAL', 'EXITED', 'BACKOFF', 'STOPPED'):
+            fail('%s did not start (supervisor state %s); see %s'
+                 % (args.name, state, args.log), args.log)
+        if state == 'RUNNING' and probe(args.url, args.port):
+            break
+        if time.time() > deadline:
+            what = args.url or ('port %s' % args.port if args.port else
+                                'RUNNING state')
+            fail('%s did not answer on %s within %ds (state %s); see %s'
+                 % (args.name, what, args.timeout, state, args.log),
+                 args.log)
+        time.sleep(0.5)
+    if did:
+        changed()
+
+
+def cmd_wait(args):
+    """Wait for a shell condition (exit 0) with a bound."""
+    deadline = time.time() + args.timeout
+    while subprocess.call(args.command, shell=True,
+                          stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL):
+        if time.time() > deadline:
+            fail('%s: timed out after %ds waiting for: %s; see %s'
+                 % (args.name, args.timeout, args.command, args.log),
+                 args.log)
+        time.sleep(1)
+
+
+# ---------------------------------------------------------------- down ----
+
+def our_processes(aio_dir):
+    """Processes whose command line or cwd mention the state directory."""
+    pids = []
+    me = os.getpid()
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        pid = int(entry)
+        try:
+            cwd = os.readlink('/proc/%d/cwd' % pid)
+        except OSError:
+            cwd = ''
+        if aio_dir in cmdline(pid) or cwd.startswith(aio_dir):
+            if pid not in ancestors(me):
+                pids.append(pid)
+    return pids
+
+
+def cmd_down(args):
+    sup = supervisor_from(args)
+    if sup.running():
+        sup.call('stop', 'all', check=False)
+        sup.call('shutdown', check=False)
+        for _ in range(600):
+            if not sup.running():
+                break
+            time.sleep(0.2)
+    # Whatever survived (a stuck worker, a daemon started by hand): TERM,
+    # then KILL.
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        pids = our_processes(args.aio_dir)
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+        deadline = time.time() + 10
+        while pids and time.time() < deadline:
+            pids = [p for p in pids if os.path.exists('/proc/%d' % p)]
+            time.sleep(0.2)
+    for ns in args.netns:
+        subprocess.call(['ip', 'netns', 'delete', ns],
+                        stderr=subprocess.DEVNULL)
+    left = our_processes(args.aio_dir)
+    if left:
+        fail('processes still running after down: %s' % ', '.join(
+            '%d (%s)' % (p, cmdline(p)[:80]) for p in left))
+    if args.purge:
+        for name in ('data', 'state', 'run', 'etc', 'tempest', 'wsgi',
+                     'clouds.yaml', 'openrc'):
+            path = os.path.join(args.aio_dir, name)
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            elif os.path.exists(path):
+                os.unlink(path)
+    print('embedded cloud stopped%s' % (' and purged' if args.purge else ''))
+
+
+# -------------------------------------------------------------- status ----
+
+def cmd_status(args):
+    sup = supervisor_from(args)
+    checks = json.loads(args.checks) if args.checks else {}
+    if not sup.running():
+        print('supervisord is not running: the embedded cloud is down')
+        sys.exit(3)
+    rows, bad = [], 0
+    for line in sup.call('status', check=False).splitlines():
+        words = line.split()
+        if len(words) < 2:
+            continue
+        name, state = words[0], words[1]
+        check = checks.get(name)
+        if state != 'RUNNING':
+            health = '-'
+            bad += 1
+        elif check:
+            ok = probe(check.get('url'), check.get('port'))
+            health = ('answers' if ok else 'NOT ANSWERING') + ' (%s)' % (
+                check.get('url') or 'port %s' % check.get('port'))
+            bad += not ok
+        else:
+            health = 'running'
+        rows.append((name, state, health))
+    width = max(len(r[0]) for r in rows) if rows else 10
+    for name, state, health in rows:
+        print('%-*s  %-9s %s' % (width, name, state, health))
+    sys.exit(1 if bad else 0)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest='cmd', required=True)
+
+    p = sub.add_parser('apt')
+    p.add_argument('--log', required=True)
+    p.add_argument('packages', nargs='+', help='package=description')
+    p.set_defaults(func=cmd_apt)
+
+    p = sub.add_parser('ports')
+    p.add_argument('--supervisor-pidfile', required=True)
+    p.add_argument('ports', nargs='+', help='name=port')
+    p.set_defaults(func=cmd_ports)
+
+    p = sub.add_parser('run')
+    p.add_argument('--name', required=True)
+    p.add_argument('--what', default='bootstrap step')
+    p.add_argument('--log', required=True)
+    p.add_argument('--marker')
+    p.add_argument('--cwd')
+    p.add_argument('command', nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser('wait')
+    p.add_argument('--name', required=True)
+    p.add_argument('--log')
+    p.add_argument('--timeout', type=int, default=60)
+    p.add_argument('command')
+    p.set_defaults(func=cmd_wait)
+
+    for name, func in (('supervisord', cmd_supervisord),
+                       ('ensure', cmd_ensure), ('down', cmd_down),
+                       ('status', cmd_status)):
+        p = sub.add_parser(name)
+        p.add_argument('--conf', required=True)
+        p.add_argument('--ctl', required=True)
+        p.add_argument('--daemon', required=True)
+        p.add_argument('--pidfile', required=True)
+        p.set_defaults(func=func)
+        if name == 'ensure':
+            p.add_argument('name')
+            p.add_argument('--restart', default='false')
+            p.add_argument('--url')
+            p.add_argument('--port', type=int)
+            p.add_argument('--timeout', type=int, default=90)
+            p.add_argument('--log')
+        if name == 'down':
+            p.add_argument('--aio-dir', required=True)
+            p.add_argument('--purge', action='store_true')
+            p.add_argument('--netns', action='append', default=[])
+        if name == 'status':
+            p.add_argument('--checks', help='JSON {program: {url|port}}')
+
+    args = parser.parse_args(argv)
+    if getattr(args, 'command', None) and args.command[:1] == ['--']:
+        args.command = args.command[1:]
+    args.func(args)
+
+
+if __name__ == '__main__':
+    main()
