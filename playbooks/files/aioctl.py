@@ -24,6 +24,7 @@ playbook can report convergence honestly.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -36,7 +37,7 @@ import urllib.error
 import urllib.request
 
 
-def fail(message, log=None, tail=40):
+def fail(message, log=None, tail=25):
     sys.stderr.write('ERROR: %s\n' % message)
     if log and os.path.exists(log):
         sys.stderr.write('---- last %d lines of %s ----\n' % (tail, log))
@@ -233,37 +234,68 @@ def cmd_supervisord(args):
         changed()
 
 
+def fingerprint(program):
+    """Hash of a program's command line and of the files it reads."""
+    digest = hashlib.sha256(program.get('command', '').encode())
+    for path in program.get('configs') or []:
+        try:
+            with open(path, 'rb') as f:
+                digest.update(f.read())
+        except OSError:
+            digest.update(b'missing:' + path.encode())
+    return digest.hexdigest()
+
+
 def cmd_ensure(args):
+    """Start, or restart after a config change, programs; wait for them."""
     sup = supervisor_from(args)
-    did = False
-    out = sup.call('update', args.name)
-    if out.strip():
-        did = True
-    state = sup.state(args.name)
-    if state == 'ABSENT':
-        fail('%s: no supervisor program of that name' % args.name)
-    if state not in ('RUNNING', 'STARTING'):
-        sup.call('start', args.name, check=False)
-        did = True
-    elif args.restart == 'true' and not did:
-        sup.call('restart', args.name, check=False)
-        did = True
+    programs = json.loads(args.programs)
+    did = set()
+    for line in sup.call('update').splitlines():
+        for p in programs:
+            if line.startswith(p['name'] + ':'):
+                did.add(p['name'])
+    for p in programs:
+        name = p['name']
+        marker = os.path.join(args.state_dir, 'fingerprint-%s' % name)
+        try:
+            with open(marker) as f:
+                old = f.read().strip()
+        except OSError:
+            old = None
+        state = sup.state(name)
+        if state == 'ABSENT':
+            fail('%s: no supervisor program of that name' % name)
+        if state not in ('RUNNING', 'STARTING'):
+            sup.call('start', name, check=False)
+            did.add(name)
+        elif old != fingerprint(p) and name not in did:
+            sup.call('restart', name, check=False)
+            did.add(name)
     deadline = time.time() + args.timeout
-    while True:
-        state = sup.state(args.name)
-        if state in ('FATAL', 'EXITED', 'BACKOFF', 'STOPPED'):
-            fail('%s did not start (supervisor state %s); see %s'
-                 % (args.name, state, args.log), args.log)
-        if state == 'RUNNING' and probe(args.url, args.port):
-            break
-        if time.time() > deadline:
-            what = args.url or ('port %s' % args.port if args.port else
-                                'RUNNING state')
-            fail('%s did not answer on %s within %ds (state %s); see %s'
-                 % (args.name, what, args.timeout, state, args.log),
-                 args.log)
-        time.sleep(0.5)
+    waiting = list(programs)
+    while waiting:
+        for p in list(waiting):
+            name = p['name']
+            log = os.path.join(args.log_dir, '%s.log' % name)
+            state = sup.state(name)
+            if state in ('FATAL', 'EXITED', 'BACKOFF', 'STOPPED'):
+                fail('%s did not start (supervisor state %s); see %s'
+                     % (name, state, log), log)
+            if state == 'RUNNING' and probe(p.get('url'), p.get('port')):
+                with open(os.path.join(args.state_dir,
+                                       'fingerprint-%s' % name), 'w') as f:
+                    f.write(fingerprint(p))
+                waiting.remove(p)
+            elif time.time() > deadline:
+                what = p.get('url') or ('port %s' % p['port']
+                                        if p.get('port') else 'RUNNING')
+                fail('%s did not answer on %s within %ds (state %s); see %s'
+                     % (name, what, args.timeout, state, log), log)
+        if waiting:
+            time.sleep(0.5)
     if did:
+        print('started or restarted: %s' % ', '.join(sorted(did)))
         changed()
 
 
@@ -412,12 +444,12 @@ def main(argv=None):
         p.add_argument('--pidfile', required=True)
         p.set_defaults(func=func)
         if name == 'ensure':
-            p.add_argument('name')
-            p.add_argument('--restart', default='false')
-            p.add_argument('--url')
-            p.add_argument('--port', type=int)
-            p.add_argument('--timeout', type=int, default=90)
-            p.add_argument('--log')
+            p.add_argument('--programs', required=True,
+                           help='JSON list of {name, command, configs, '
+                                'url | port}')
+            p.add_argument('--state-dir', required=True)
+            p.add_argument('--log-dir', required=True)
+            p.add_argument('--timeout', type=int, default=180)
         if name == 'down':
             p.add_argument('--aio-dir', required=True)
             p.add_argument('--purge', action='store_true')
