@@ -1,0 +1,189 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Error paths of the embedded cloud's process control (playbooks/files).
+
+Bad input must stop the playbook with a message naming the service and its
+log file; these tests pin those messages without a cloud.
+"""
+
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import socket
+import tempfile
+from unittest import mock
+
+import fixtures
+from oslotest import base
+
+_PATH = os.path.join(os.path.dirname(__file__), '..', '..', 'playbooks',
+                     'files', 'aioctl.py')
+_spec = importlib.util.spec_from_file_location('aioctl', _PATH)
+aioctl = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(aioctl)
+
+
+class AioctlTestCase(base.BaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.tmp = self.useFixture(fixtures.TempDir()).path
+
+    def run_main(self, argv):
+        """Run aioctl; return (exit code, stdout, stderr)."""
+        out, err = io.StringIO(), io.StringIO()
+        code = 0
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                aioctl.main(argv)
+            except SystemExit as e:
+                code = e.code
+        return code, out.getvalue(), err.getvalue()
+
+
+class TestPorts(AioctlTestCase):
+
+    def test_port_held_by_another_process_names_service_and_holder(self):
+        sock = socket.socket()
+        self.addCleanup(sock.close)
+        sock.bind(('127.0.0.1', 0))
+        sock.listen(1)
+        port = sock.getsockname()[1]
+        code, _, err = self.run_main(
+            ['ports', '--supervisor-pidfile',
+             os.path.join(self.tmp, 'none.pid'), 'keystone=%d' % port])
+        self.assertEqual(1, code)
+        self.assertIn('port %d (needed by keystone) is already in use by '
+                      'pid %d' % (port, os.getpid()), err)
+        self.assertIn('aio_ports', err)
+
+    def test_free_port_passes(self):
+        sock = socket.socket()
+        sock.bind(('127.0.0.1', 0))
+        port = sock.getsockname()[1]
+        sock.close()
+        code, _, err = self.run_main(
+            ['ports', '--supervisor-pidfile',
+             os.path.join(self.tmp, 'none.pid'), 'glance=%d' % port])
+        self.assertEqual(0, code, err)
+
+
+class TestRun(AioctlTestCase):
+
+    def test_failed_step_names_service_step_and_log(self):
+        log = os.path.join(self.tmp, 'glance-bootstrap.log')
+        code, _, err = self.run_main(
+            ['run', '--name', 'glance', '--what', 'glance-manage db_sync',
+             '--log', log, '--marker', os.path.join(self.tmp, 'm'), '--',
+             'sh', '-c', 'echo "cannot connect to MySQL"; exit 3'])
+        self.assertEqual(1, code)
+        self.assertIn('ERROR: glance: glance-manage db_sync failed (exit 3);'
+                      ' see %s' % log, err)
+        self.assertIn('cannot connect to MySQL', err)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, 'm')))
+
+    def test_marker_makes_the_step_run_once(self):
+        marker = os.path.join(self.tmp, 'done')
+        log = os.path.join(self.tmp, 'x.log')
+        argv = ['run', '--name', 'x', '--log', log, '--marker', marker,
+                '--', 'sh', '-c', 'echo ran']
+        code, out, _ = self.run_main(argv)
+        self.assertEqual((0, 'CHANGED\n'), (code, out))
+        code, out, _ = self.run_main(argv)
+        self.assertEqual((0, ''), (code, out))
+        with open(log) as f:
+            self.assertEqual(1, f.read().splitlines().count('ran'))
+
+
+class TestApt(AioctlTestCase):
+
+    @mock.patch.object(aioctl, 'installed', autospec=True,
+                       return_value=False)
+    @mock.patch.object(aioctl.subprocess, 'call', autospec=True)
+    @mock.patch.object(aioctl.subprocess, 'run', autospec=True)
+    def test_missing_package_is_named(self, run, call, installed):
+        call.side_effect = [0, 100]          # update ok, install fails
+        run.side_effect = lambda cmd, **kw: mock.Mock(
+            returncode=100 if cmd[-1] == 'ovn-central' else 0)
+        code, _, err = self.run_main(
+            ['apt', '--log', os.path.join(self.tmp, 'apt.log'),
+             'mariadb-server=MariaDB', 'ovn-central=OVN central'])
+        self.assertEqual(1, code)
+        self.assertIn('apt could not install ovn-central (OVN central)', err)
+        self.assertNotIn('mariadb-server', err.splitlines()[0])
+
+    @mock.patch.object(aioctl, 'installed', autospec=True,
+                       return_value=True)
+    @mock.patch.object(aioctl.subprocess, 'call', autospec=True)
+    def test_nothing_to_install_changes_nothing(self, call, installed):
+        code, out, _ = self.run_main(
+            ['apt', '--log', os.path.join(self.tmp, 'apt.log'), 'curl=x'])
+        self.assertEqual((0, ''), (code, out))
+        call.assert_not_called()
+
+
+class TestEnsure(AioctlTestCase):
+
+    def sup_args(self):
+        return ['--conf', 'c', '--ctl', 'ctl', '--daemon', 'd',
+                '--pidfile', 'p', '--state-dir', self.tmp,
+                '--log-dir', self.tmp, '--timeout', '5']
+
+    def test_program_that_dies_fails_fast_with_its_log(self):
+        with open(os.path.join(self.tmp, 'nova-api.log'), 'w') as f:
+            f.write('Worker exiting: No section osapi_compute\n')
+        states = iter(['STOPPED', 'FATAL', 'FATAL'])
+
+        def call(sup, *words, check=True):
+            if words[0] == 'status':
+                return '%s %s\n' % (words[1], next(states))
+            return ''
+        with mock.patch.object(aioctl.Supervisor, 'call', autospec=True,
+                               side_effect=call):
+            code, _, err = self.run_main(
+                ['ensure'] + self.sup_args() + ['--programs', json.dumps(
+                    [{'name': 'nova-api', 'command': 'x',
+                      'url': 'http://127.0.0.1:1/'}])])
+        self.assertEqual(1, code)
+        self.assertIn('nova-api did not start (supervisor state FATAL); see '
+                      '%s/nova-api.log' % self.tmp, err)
+        self.assertIn('No section osapi_compute', err)
+
+    def test_fingerprint_follows_config_content(self):
+        conf = os.path.join(self.tmp, 'nova.conf')
+        with open(conf, 'w') as f:
+            f.write('[DEFAULT]\n')
+        program = {'name': 'n', 'command': 'nova-api', 'configs': [conf]}
+        before = aioctl.fingerprint(program)
+        self.assertEqual(before, aioctl.fingerprint(program))
+        with open(conf, 'a') as f:
+            f.write('debug = true\n')
+        self.assertNotEqual(before, aioctl.fingerprint(program))
+        self.assertNotEqual(
+            before, aioctl.fingerprint(dict(program, command='other')))
+
+
+class TestDown(AioctlTestCase):
+
+    def test_down_without_supervisor_kills_nothing_foreign(self):
+        with tempfile.TemporaryDirectory() as aio_dir:
+            with mock.patch.object(aioctl.Supervisor, 'running',
+                                   autospec=True, return_value=False):
+                code, out, err = self.run_main(
+                    ['down', '--conf', 'c', '--ctl', 'ctl', '--daemon', 'd',
+                     '--pidfile', 'p', '--aio-dir', aio_dir])
+        self.assertEqual(0, code, err)
+        self.assertIn('embedded cloud stopped', out)
