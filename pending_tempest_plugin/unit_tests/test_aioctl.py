@@ -149,7 +149,7 @@ class TestEnsure(AioctlTestCase):
 
         def call(sup, *words, check=True):
             if words[0] == 'status':
-                return '%s %s\n' % (words[1], next(states))
+                return 'nova-api %s pid 1\nother RUNNING\n' % next(states)
             return ''
         with mock.patch.object(aioctl.Supervisor, 'call', autospec=True,
                                side_effect=call):
