@@ -62,6 +62,67 @@ NovaConformanceGroup = [
                ],
                help='The os_compute_api:servers:show:host_status policy '
                     'profile the cloud runs.'),
+    cfg.BoolOpt('disruptive_tests',
+                default=False,
+                help='Whether tests may disturb a compute service of the '
+                     'cloud: disable it, force it down or stop it (each '
+                     'change is undone when the test ends).  These tests '
+                     'need admin credentials and run serially; leave this '
+                     'False on a shared production cloud.'),
+    cfg.StrOpt('compute_stop_command',
+               default=None,
+               help='Command that stops the nova-compute service of one '
+                    'host, run on the machine that runs Tempest; {host} is '
+                    'replaced by the service host as os-services names it. '
+                    'Examples: "supervisorctl stop nova-compute-{host}" '
+                    '(embedded cloud), "ssh {host} sudo systemctl stop '
+                    'devstack@n-cpu" (devstack).  Unset means tests that '
+                    'need a stopped compute (host_status UNKNOWN) skip.'),
+    cfg.StrOpt('compute_start_command',
+               default=None,
+               help='Command that starts the nova-compute service of one '
+                    'host again; same placeholders as '
+                    'compute_stop_command.  Required whenever '
+                    'compute_stop_command is set.'),
+    cfg.IntOpt('compute_command_timeout',
+               default=60,
+               min=1,
+               help='Seconds compute_stop_command or compute_start_command '
+                    'may run before it is killed and the test fails.'),
+    cfg.IntOpt('service_state_timeout',
+               default=300,
+               min=1,
+               help='Seconds to wait for os-services to report the state a '
+                    'test asked for, or the original state when it is '
+                    'restored.  A stopped compute reads "down" only after '
+                    'nova\'s [DEFAULT] service_down_time (60 s by default), '
+                    'so keep this well above it.'),
+    cfg.StrOpt('novalidhost_trigger',
+               default='trait',
+               choices=[
+                   ('trait', 'A private flavor requires a random '
+                             'CUSTOM_ trait no resource provider has; '
+                             'adding it to one compute provider makes '
+                             'capacity appear again.  Needs admin and '
+                             'placement.'),
+                   ('none', 'The suite has no way to cause NoValidHost on '
+                            'this cloud: tests that need it skip.'),
+               ],
+               help='How tests make scheduling fail with NoValidHost '
+                    'without touching the capacity other users see.'),
+    cfg.StrOpt('quota_counting',
+               default='db',
+               choices=[
+                   ('db', 'Legacy counting from the cell databases (nova '
+                          'default).'),
+                   ('placement', '[quota] count_usage_from_placement = '
+                                 'True.'),
+                   ('unified_limits', '[quota] driver = '
+                                      'nova.quota.UnifiedLimitsDriver.'),
+               ],
+               help='How the cloud counts quota usage; the expected outcome '
+                    'of the quota recheck of a cell0 rebuild depends on '
+                    'it.'),
 ]
 
 

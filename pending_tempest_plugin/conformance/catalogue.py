@@ -1,0 +1,243 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The requirement catalogue (``requirements.yaml``) and its checks.
+
+``load()`` reads the catalogue; ``scan_tests()`` finds, without importing
+them, the tests under ``pending_tempest_plugin/tests`` with their
+``idempotent_id`` and the requirements they declare with
+``common.markers.requirements``; ``check()`` returns every inconsistency
+between the two as a readable sentence (an empty list means consistent).
+"""
+
+import ast
+import collections
+import datetime
+import os
+import re
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CATALOGUE_PATH = os.path.join(HERE, 'requirements.yaml')
+TESTS_DIR = os.path.join(os.path.dirname(HERE), 'tests')
+
+STATUSES = ('verified', 'planned', 'unobservable')
+RFC2119 = re.compile(r'\b(MUST|SHALL|REQUIRED|SHOULD|RECOMMENDED|MAY|'
+                     r'OPTIONAL)\b')
+ID_PATTERN = re.compile(r'^(?P<prefix>[A-Z]+)-\d{2,}$')
+REQUIRED_FIELDS = ('id', 'section', 'text', 'admin', 'disruptive', 'status',
+                   'tests')
+
+Requirement = collections.namedtuple(
+    'Requirement', ['id', 'spec', 'section', 'text', 'admin', 'disruptive',
+                    'status', 'tests', 'reason', 'flagged', 'note'])
+DeclaredTest = collections.namedtuple(
+    'DeclaredTest', ['idempotent_id', 'name', 'path', 'requirements'])
+
+
+class CatalogueError(Exception):
+    """The catalogue file cannot be read as a catalogue at all."""
+
+
+class Catalogue(object):
+
+    def __init__(self, specs, requirements):
+        self.specs = specs
+        self.requirements = requirements
+        self.by_id = {r.id: r for r in requirements}
+
+    def count_by_spec(self):
+        counts = collections.Counter(r.spec for r in self.requirements)
+        return dict(counts)
+
+    def flagged(self):
+        return [r for r in self.requirements if r.flagged]
+
+
+def load(path=CATALOGUE_PATH):
+    """Read the catalogue; raise CatalogueError if its shape is wrong."""
+    with open(path) as f:
+        data = yaml.safe_load(f)
+    if not isinstance(data, dict) or not isinstance(
+            data.get('requirements'), list):
+        raise CatalogueError('%s: expected a mapping with a "requirements" '
+                             'list' % path)
+    specs = data.get('specs') or {}
+    reqs = []
+    for index, entry in enumerate(data['requirements']):
+        if not isinstance(entry, dict):
+            raise CatalogueError('%s: requirement #%d is not a mapping'
+                                 % (path, index + 1))
+        missing = [f for f in REQUIRED_FIELDS if f not in entry]
+        if missing:
+            raise CatalogueError('%s: requirement %s lacks %s' % (
+                path, entry.get('id', '#%d' % (index + 1)),
+                ', '.join(missing)))
+        match = ID_PATTERN.match(str(entry['id']))
+        prefix = match.group('prefix') if match else None
+        reqs.append(Requirement(
+            id=str(entry['id']),
+            spec=specs.get(prefix, {}).get('file'),
+            section=entry['section'], text=entry['text'],
+            admin=entry['admin'], disruptive=entry['disruptive'],
+            status=entry['status'], tests=list(entry['tests'] or []),
+            reason=entry.get('reason'), flagged=entry.get('flagged'),
+            note=entry.get('note')))
+    return Catalogue(specs, reqs)
+
+
+def validate(catalogue):
+    """Problems of the catalogue on its own (no tests involved)."""
+    problems = []
+    seen = set()
+    for req in catalogue.requirements:
+        rid = req.id
+        if not ID_PATTERN.match(rid):
+            problems.append('%s: id must look like PREFIX-nn' % rid)
+        elif req.spec is None:
+            problems.append('%s: prefix names no spec of the "specs" '
+                            'mapping' % rid)
+        if rid in seen:
+            problems.append('%s: duplicate id' % rid)
+        seen.add(rid)
+        if not RFC2119.search(req.text or ''):
+            problems.append('%s: text has no RFC 2119 keyword' % rid)
+        for field in ('admin', 'disruptive'):
+            if not isinstance(getattr(req, field), bool):
+                problems.append('%s: %s must be true or false' % (rid, field))
+        if req.status not in STATUSES:
+            problems.append('%s: status %r is not one of %s'
+                            % (rid, req.status, ', '.join(STATUSES)))
+        elif req.status == 'verified' and not req.tests:
+            problems.append('%s: verified but names no test' % rid)
+        elif req.status != 'verified':
+            if req.tests:
+                problems.append('%s: names tests but is %s, not verified'
+                                % (rid, req.status))
+            if not (req.reason or '').strip():
+                problems.append('%s: %s without a reason' % (rid, req.status))
+        problems.extend(_validate_flag(req))
+    return problems
+
+
+def _validate_flag(req):
+    if req.flagged is None:
+        return []
+    flag = req.flagged
+    if not isinstance(flag, dict) or not str(
+            flag.get('reason') or '').strip():
+        return ['%s: flagged needs a reason' % req.id]
+    try:
+        datetime.date.fromisoformat(str(flag.get('date')))
+    except ValueError:
+        return ['%s: flagged needs a date (YYYY-MM-DD)' % req.id]
+    return []
+
+
+def _decorator_call(node, name):
+    """The ast.Call of decorator ``name`` (bare or dotted), if any."""
+    for dec in node.decorator_list:
+        if not isinstance(dec, ast.Call):
+            continue
+        func = dec.func
+        called = func.attr if isinstance(func, ast.Attribute) else getattr(
+            func, 'id', None)
+        if called == name:
+            return dec
+    return None
+
+
+def _literal_args(call):
+    values = []
+    for arg in call.args:
+        if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+            return None
+        values.append(arg.value)
+    return values
+
+
+def _scan_file(path, module):
+    with open(path) as f:
+        tree = ast.parse(f.read(), filename=path)
+    found, problems = [], []
+    for cls in [n for n in tree.body if isinstance(n, ast.ClassDef)]:
+        for func in cls.body:
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            name = '%s.%s.%s' % (module, cls.name, func.name)
+            uuid_call = _decorator_call(func, 'idempotent_id')
+            req_call = _decorator_call(func, 'requirements')
+            if uuid_call is None and req_call is None:
+                continue
+            uuid = _literal_args(uuid_call) if uuid_call else None
+            reqs = _literal_args(req_call) if req_call else None
+            if not uuid:
+                problems.append('%s: declares requirements but has no '
+                                'literal idempotent_id' % name)
+                continue
+            if not reqs:
+                problems.append('%s: declares no requirement (use '
+                                '@markers.requirements with string '
+                                'literals)' % name)
+                reqs = []
+            found.append(DeclaredTest(uuid[0], name, path, tuple(reqs)))
+    return found, problems
+
+
+def scan_tests(tests_dir=TESTS_DIR):
+    """Return (declared tests, problems) for every test module below."""
+    tests, problems = [], []
+    top = os.path.dirname(os.path.dirname(tests_dir))
+    for root, dirs, files in os.walk(tests_dir):
+        dirs.sort()
+        for fname in sorted(files):
+            if not (fname.startswith('test_') and fname.endswith('.py')):
+                continue
+            path = os.path.join(root, fname)
+            module = os.path.relpath(path, top)[:-3].replace(os.sep, '.')
+            found, bad = _scan_file(path, module)
+            tests.extend(found)
+            problems.extend(bad)
+    return tests, problems
+
+
+def check(catalogue, tests):
+    """Problems between the catalogue and the declared tests."""
+    problems = []
+    by_uuid = {}
+    for test in tests:
+        if test.idempotent_id in by_uuid:
+            problems.append('%s: idempotent_id %s also used by %s' % (
+                test.name, test.idempotent_id,
+                by_uuid[test.idempotent_id].name))
+        by_uuid[test.idempotent_id] = test
+        for rid in test.requirements:
+            req = catalogue.by_id.get(rid)
+            if req is None:
+                problems.append('%s: names unknown requirement %s'
+                                % (test.name, rid))
+            elif test.idempotent_id not in req.tests:
+                problems.append('%s: declares %s but the catalogue does not '
+                                'list %s under it' % (
+                                    test.name, rid, test.idempotent_id))
+    for req in catalogue.requirements:
+        for uuid in req.tests:
+            test = by_uuid.get(uuid)
+            if test is None:
+                problems.append('%s: lists test %s, which no test under '
+                                'tests/ carries' % (req.id, uuid))
+            elif req.id not in test.requirements:
+                problems.append('%s: lists %s, which does not declare it'
+                                % (req.id, test.name))
+    return problems

@@ -1,0 +1,247 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The requirement catalogue and its consistency with the tests."""
+
+import os
+import textwrap
+
+import fixtures
+from oslotest import base
+
+from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.conformance import catalogue
+
+UUID_A = '7c0f3f0a-2d0b-4b7e-9d55-0a3c1c6f1e01'
+UUID_B = '7c0f3f0a-2d0b-4b7e-9d55-0a3c1c6f1e02'
+
+CATALOGUE = """
+specs:
+  HS: {file: get-valid-server-state.rst}
+requirements:
+- id: HS-01
+  section: What is changed
+  text: host_status MUST be UP.
+  admin: true
+  disruptive: false
+  status: verified
+  tests: [%(a)s]
+- id: HS-02
+  section: What is changed
+  text: host_status MUST be DOWN.
+  admin: true
+  disruptive: true
+  status: planned
+  reason: later
+  tests: []
+""" % {'a': UUID_A}
+
+TEST_MODULE = '''
+from tempest.lib import decorators
+
+from pending_tempest_plugin.common import markers
+
+
+class HostStatusTest(object):
+
+    @decorators.idempotent_id('%(a)s')
+    @markers.requirements(%(reqs)s)
+    def test_up(self):
+        pass
+
+    def helper(self):
+        pass
+'''
+
+
+class TestShippedCatalogue(base.BaseTestCase):
+    """The catalogue in the package against the tests in the package."""
+
+    def setUp(self):
+        super().setUp()
+        self.catalogue = catalogue.load()
+
+    def test_catalogue_is_valid(self):
+        self.assertEqual([], catalogue.validate(self.catalogue))
+
+    def test_tests_and_catalogue_agree(self):
+        tests, problems = catalogue.scan_tests()
+        self.assertEqual([], problems)
+        self.assertEqual([], catalogue.check(self.catalogue, tests))
+
+    def test_every_spec_has_requirements(self):
+        counts = self.catalogue.count_by_spec()
+        self.assertEqual(
+            {'get-valid-server-state.rst',
+             'introduce-pending-vm-state.train.txt',
+             'enable-rebuild-for-instances-in-cell0.rst'}, set(counts))
+
+    def test_precedence_divergence_is_flagged(self):
+        flagged = self.catalogue.flagged()
+        self.assertEqual(['HS-10'], [r.id for r in flagged])
+        self.assertEqual('2026-11-22', flagged[0].flagged['date'])
+        self.assertIn('get_instance_host_status',
+                      flagged[0].flagged['reason'])
+
+
+class CatalogueTestCase(base.BaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.tmp = self.useFixture(fixtures.TempDir()).path
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as f:
+            f.write(textwrap.dedent(text))
+        return path
+
+    def load(self, text=CATALOGUE):
+        return catalogue.load(self.write('requirements.yaml', text))
+
+    def scan(self, reqs="'HS-01'"):
+        self.write('pkg/tests/api/test_hs.py',
+                   TEST_MODULE % {'a': UUID_A, 'reqs': reqs})
+        return catalogue.scan_tests(os.path.join(self.tmp, 'pkg', 'tests'))
+
+
+class TestValidate(CatalogueTestCase):
+
+    def test_valid(self):
+        cat = self.load()
+        self.assertEqual([], catalogue.validate(cat))
+        self.assertEqual({'get-valid-server-state.rst': 2},
+                         cat.count_by_spec())
+
+    def test_missing_field_is_an_error(self):
+        self.assertRaises(catalogue.CatalogueError, self.load,
+                          CATALOGUE.replace('  admin: true\n', '', 1))
+
+    def test_not_a_catalogue(self):
+        self.assertRaises(catalogue.CatalogueError, self.load, '- a\n')
+
+    def assertProblem(self, text, expected):
+        problems = catalogue.validate(self.load(text))
+        self.assertTrue(any(expected in p for p in problems), problems)
+
+    def test_requirement_with_neither_test_nor_reason(self):
+        self.assertProblem(CATALOGUE.replace('  reason: later\n', ''),
+                           'HS-02: planned without a reason')
+
+    def test_verified_without_test(self):
+        self.assertProblem(CATALOGUE.replace('[%s]' % UUID_A, '[]'),
+                           'HS-01: verified but names no test')
+
+    def test_planned_with_tests(self):
+        self.assertProblem(
+            CATALOGUE.replace('status: verified', 'status: planned'),
+            'HS-01: names tests but is planned')
+
+    def test_unknown_status(self):
+        self.assertProblem(CATALOGUE.replace('status: planned', 'status: x'),
+                           "HS-02: status 'x' is not one of")
+
+    def test_no_rfc2119_keyword(self):
+        self.assertProblem(CATALOGUE.replace('MUST be DOWN', 'is DOWN'),
+                           'HS-02: text has no RFC 2119 keyword')
+
+    def test_duplicate_id_and_unknown_prefix(self):
+        text = CATALOGUE.replace('HS-02', 'HS-01')
+        self.assertProblem(text, 'HS-01: duplicate id')
+        self.assertProblem(CATALOGUE.replace('HS-02', 'XX-02'),
+                           'XX-02: prefix names no spec')
+
+    def test_flag_needs_reason_and_date(self):
+        flagged = CATALOGUE + '  flagged: {date: "2026-11-22"}\n'
+        self.assertProblem(flagged, 'HS-02: flagged needs a reason')
+        flagged = CATALOGUE + '  flagged: {date: soon, reason: r}\n'
+        self.assertProblem(flagged, 'HS-02: flagged needs a date')
+        flagged = CATALOGUE + '  flagged: {date: "2026-11-22", reason: r}\n'
+        self.assertEqual([], catalogue.validate(self.load(flagged)))
+
+
+class TestScanAndCheck(CatalogueTestCase):
+
+    def test_consistent(self):
+        tests, problems = self.scan()
+        self.assertEqual([], problems)
+        self.assertEqual(1, len(tests))
+        self.assertEqual(UUID_A, tests[0].idempotent_id)
+        self.assertEqual('pkg.tests.api.test_hs.HostStatusTest.test_up',
+                         tests[0].name)
+        self.assertEqual([], catalogue.check(self.load(), tests))
+
+    def test_unknown_requirement(self):
+        tests, _ = self.scan("'HS-01', 'HS-99'")
+        self.assertIn('pkg.tests.api.test_hs.HostStatusTest.test_up: names '
+                      'unknown requirement HS-99',
+                      catalogue.check(self.load(), tests))
+
+    def test_test_not_listed_by_the_requirement(self):
+        tests, _ = self.scan("'HS-01', 'HS-02'")
+        problems = catalogue.check(self.load(), tests)
+        self.assertEqual(1, len(problems), problems)
+        self.assertIn('declares HS-02 but the catalogue does not list',
+                      problems[0])
+
+    def test_catalogue_names_a_missing_test(self):
+        problems = catalogue.check(self.load(), [])
+        self.assertEqual(['HS-01: lists test %s, which no test under tests/ '
+                          'carries' % UUID_A], problems)
+
+    def test_catalogue_names_a_test_that_does_not_declare_it(self):
+        test = catalogue.DeclaredTest(UUID_A, 'm.C.test_x', 'p', ('HS-02',))
+        problems = catalogue.check(self.load(), [test])
+        self.assertIn('HS-01: lists m.C.test_x, which does not declare it',
+                      problems)
+
+    def test_duplicate_idempotent_id(self):
+        tests = [catalogue.DeclaredTest(UUID_A, 'm.C.test_%s' % n, 'p',
+                                        ('HS-01',)) for n in 'xy']
+        problems = catalogue.check(self.load(), tests)
+        self.assertIn('m.C.test_y: idempotent_id %s also used by m.C.test_x'
+                      % UUID_A, problems)
+
+    def scan_bare(self, decorator):
+        self.write('pkg/tests/test_bare.py', '''
+            class T(object):
+                @%s
+                def test_bare(self):
+                    pass
+            ''' % decorator)
+        return catalogue.scan_tests(os.path.join(self.tmp, 'pkg', 'tests'))[1]
+
+    def test_test_without_requirement_marker(self):
+        problems = self.scan_bare("decorators.idempotent_id('%s')" % UUID_B)
+        self.assertEqual(['pkg.tests.test_bare.T.test_bare: declares no '
+                          'requirement (use @markers.requirements with '
+                          'string literals)'], problems)
+
+    def test_requirements_without_idempotent_id(self):
+        problems = self.scan_bare("markers.requirements('HS-01')")
+        self.assertIn('has no literal idempotent_id', problems[0])
+
+
+class TestMarkers(base.BaseTestCase):
+
+    def test_marker_records_ids(self):
+        @markers.requirements('HS-01', 'HS-05')
+        def test_x():
+            pass
+        self.assertEqual(('HS-01', 'HS-05'),
+                         getattr(test_x, markers.ATTRIBUTE))
+
+    def test_marker_needs_string_ids(self):
+        self.assertRaises(ValueError, markers.requirements)
+        self.assertRaises(TypeError, markers.requirements, 1)
