@@ -1,0 +1,207 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Put a compute service in the state a test needs, and always back.
+
+``disable`` and ``force_down`` go through the os-services API (admin);
+``stop`` runs ``[nova_conformance] compute_stop_command`` and the restore
+runs ``compute_start_command``.  The first change to a host records the
+service as os-services reports it and registers, before changing anything,
+one cleanup that starts the service again if it was stopped, puts back
+``forced_down`` and the enabled/disabled status (with its reason), then
+waits until os-services reports the original status, forced_down and
+up/down state.  So a failing test still leaves every compute as it found
+it, and the next test starts from a settled service.
+"""
+
+import shlex
+import subprocess
+import time
+
+from tempest import config
+from tempest.lib import exceptions as lib_exc
+
+from pending_tempest_plugin.common import microversions
+
+CONF = config.CONF
+BINARY = 'nova-compute'
+
+
+class CommandFailed(lib_exc.TempestException):
+    message = ('%(command)s %(outcome)s; stdout: %(stdout)s; '
+               'stderr: %(stderr)s')
+
+
+class ServiceStateTimeout(lib_exc.TimeoutException):
+    message = ('nova-compute on %(host)s did not reach %(expected)s within '
+               '%(timeout)s s; os-services reports %(actual)s')
+
+
+def skip_reason(stop=False):
+    """Why disruptive tests cannot run with this config, or None.
+
+    :param stop: the test stops a compute (needs the command templates).
+    """
+    group = CONF.nova_conformance
+    if not group.disruptive_tests:
+        return ('Disruptive test: set [nova_conformance] disruptive_tests = '
+                'True to run it (it disables, forces down or stops a '
+                'compute service and restores it).')
+    if stop and not (group.compute_stop_command
+                     and group.compute_start_command):
+        return ('Needs a stopped compute: set [nova_conformance] '
+                'compute_stop_command and compute_start_command.')
+    return None
+
+
+def _state(service):
+    return {'status': service['status'],
+            'forced_down': service.get('forced_down', False),
+            'state': service['state']}
+
+
+class HostControl(object):
+
+    def __init__(self, test, services_client, timeout=None, interval=None,
+                 runner=subprocess.run):
+        """:param services_client: an admin os-services client."""
+        self.test = test
+        self.client = services_client
+        self.timeout = timeout
+        self.interval = interval
+        self.runner = runner
+        # host -> {'service': original body, 'stopped': bool}
+        self._touched = {}
+
+    # -- queries -----------------------------------------------------------
+
+    def service(self, host):
+        """The nova-compute service body of ``host`` (at 2.53)."""
+        with microversions.compute():
+            services = self.client.list_services(
+                binary=BINARY, host=host)['services']
+        if len(services) != 1:
+            raise lib_exc.InvalidConfiguration(
+                'Expected one %s service on host %s, os-services lists %d'
+                % (BINARY, host, len(services)))
+        return services[0]
+
+    def wait_for(self, host, **expected):
+        """Wait until the service matches ``expected``; return its body.
+
+        ``expected`` names any of status, forced_down and state.
+        """
+        timeout = self.timeout or CONF.nova_conformance.service_state_timeout
+        interval = self.interval or CONF.compute.build_interval
+        deadline = time.monotonic() + timeout
+        while True:
+            service = self.service(host)
+            actual = _state(service)
+            if all(actual[k] == v for k, v in expected.items()):
+                return service
+            if time.monotonic() >= deadline:
+                raise ServiceStateTimeout(host=host, expected=expected,
+                                          timeout=timeout, actual=actual)
+            time.sleep(interval)
+
+    # -- changes -----------------------------------------------------------
+
+    def disable(self, host, reason='pending-tempest-plugin test'):
+        """MAINTENANCE: disable scheduling to the host's compute."""
+        service = self._remember(host)
+        self._update(service, status='disabled', disabled_reason=reason)
+        return self.wait_for(host, status='disabled')
+
+    def enable(self, host):
+        service = self._remember(host)
+        self._update(service, status='enabled')
+        return self.wait_for(host, status='enabled')
+
+    def force_down(self, host):
+        """DOWN: mark the host's compute forced down."""
+        service = self._remember(host)
+        self._update(service, forced_down=True)
+        return self.wait_for(host, forced_down=True, state='down')
+
+    def force_up(self, host):
+        service = self._remember(host)
+        self._update(service, forced_down=False)
+        return self.wait_for(host, forced_down=False)
+
+    def stop(self, host):
+        """UNKNOWN: stop the compute and wait until it reads ``down``.
+
+        That takes nova's ``service_down_time`` (60 s by default).
+        """
+        self._remember(host)
+        self._touched[host]['stopped'] = True
+        self._run('compute_stop_command', host)
+        return self.wait_for(host, state='down')
+
+    def start(self, host):
+        self._remember(host)
+        self._run('compute_start_command', host)
+        self._touched[host]['stopped'] = False
+        return self.wait_for(host, state='up')
+
+    # -- internals ---------------------------------------------------------
+
+    def _remember(self, host):
+        """Record the original service once and register its restore."""
+        if host not in self._touched:
+            service = self.service(host)
+            self._touched[host] = {'service': service, 'stopped': False}
+            self.test.addCleanup(self.restore, host)
+        return self._touched[host]['service']
+
+    def restore(self, host):
+        """Put the service of ``host`` back as first seen; wait for it."""
+        touched = self._touched.pop(host, None)
+        if touched is None:
+            return
+        original = touched['service']
+        if touched['stopped']:
+            self._run('compute_start_command', host)
+        wanted = _state(original)
+        if self.service(host).get('forced_down') != wanted['forced_down']:
+            self._update(original, forced_down=wanted['forced_down'])
+        if self.service(host)['status'] != wanted['status']:
+            extra = {}
+            if original.get('disabled_reason'):
+                extra['disabled_reason'] = original['disabled_reason']
+            self._update(original, status=wanted['status'], **extra)
+        self.wait_for(host, **wanted)
+
+    def _update(self, service, **changes):
+        with microversions.compute():
+            self.client.update_service(service['id'], **changes)
+
+    def _run(self, option, host):
+        template = getattr(CONF.nova_conformance, option)
+        if not template:
+            raise lib_exc.InvalidConfiguration(
+                '[nova_conformance] %s is not set' % option)
+        command = shlex.split(template.format(host=host))
+        timeout = CONF.nova_conformance.compute_command_timeout
+        try:
+            result = self.runner(command, capture_output=True, text=True,
+                                 timeout=timeout, check=False)
+        except subprocess.TimeoutExpired as e:
+            raise CommandFailed(command=' '.join(command),
+                                outcome='timed out after %s s' % timeout,
+                                stdout=e.stdout, stderr=e.stderr)
+        if result.returncode != 0:
+            raise CommandFailed(command=' '.join(command),
+                                outcome='exited %d' % result.returncode,
+                                stdout=result.stdout, stderr=result.stderr)
+        return result

@@ -1,0 +1,151 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""A reversible NoValidHost that never disturbs other users of the cloud.
+
+The trigger creates a private flavor that requires a random custom trait
+(``trait:CUSTOM_<random>=required``).  No resource provider has that trait,
+so scheduling a server with the flavor fails with NoValidHost, while every
+other flavor of the cloud schedules as before.  ``add_capacity`` adds the
+trait to exactly one compute resource provider, which makes capacity
+"appear" for that flavor only; the provider's previous trait list is put
+back when the test ends.  Everything is undone through ``addCleanup`` even
+when the test fails: provider traits first, then the flavor, then the trait.
+
+Needs admin clients (flavors, placement).
+"""
+
+import re
+
+from oslo_log import log as logging
+from tempest import config
+from tempest.lib.common.utils import data_utils
+from tempest.lib.common.utils import test_utils
+from tempest.lib import exceptions as lib_exc
+
+from pending_tempest_plugin.common import microversions
+
+CONF = config.CONF
+LOG = logging.getLogger(__name__)
+
+# Placement answers 409 when the generation we sent is stale (nova's
+# resource tracker updates providers concurrently): re-read and try again.
+GENERATION_RETRIES = 5
+
+
+def random_trait_name():
+    """``CUSTOM_<PREFIX>_NOVALIDHOST_<random>``, valid for placement."""
+    name = data_utils.rand_name(name='novalidhost',
+                                prefix=CONF.resource_name_prefix)
+    return 'CUSTOM_' + re.sub('[^A-Z0-9_]', '_', name.upper())
+
+
+class NoValidHostTrigger(object):
+
+    def __init__(self, test, flavors_client, placement_client,
+                 resource_providers_client):
+        """:param test: the test case; cleanups are registered on it."""
+        self.test = test
+        self.flavors_client = flavors_client
+        self.placement_client = placement_client
+        self.rp_client = resource_providers_client
+        self.trait = None
+        self.flavor = None
+
+    def create_flavor(self, project_id, base_flavor_id=None):
+        """Create the private flavor no host can take; return its body.
+
+        It copies the size of ``base_flavor_id`` (default ``[compute]
+        flavor_ref``) and is shared with ``project_id`` only.
+        """
+        self.trait = random_trait_name()
+        with microversions.placement():
+            self.placement_client.create_trait(self.trait)
+        self.test.addCleanup(self._delete_trait, self.trait)
+
+        base = self.flavors_client.show_flavor(
+            base_flavor_id or CONF.compute.flavor_ref)['flavor']
+        flavor = self.flavors_client.create_flavor(
+            name=data_utils.rand_name(name='novalidhost',
+                                      prefix=CONF.resource_name_prefix),
+            ram=base['ram'], vcpus=base['vcpus'], disk=base['disk'],
+            is_public=False)['flavor']
+        self.test.addCleanup(
+            test_utils.call_and_ignore_notfound_exc,
+            self.flavors_client.delete_flavor, flavor['id'])
+        self.flavors_client.set_flavor_extra_spec(
+            flavor['id'], **{'trait:%s' % self.trait: 'required'})
+        self.flavors_client.add_flavor_access(flavor['id'], project_id)
+        self.flavor = flavor
+        return flavor
+
+    def pick_provider(self, host=None):
+        """UUID of one compute resource provider (named ``host`` if given).
+
+        Without a host, the first provider by name that has VCPU inventory.
+        """
+        params = {'name': host} if host else {'resources': 'VCPU:1'}
+        with microversions.placement():
+            providers = self.rp_client.list_resource_providers(
+                **params)['resource_providers']
+        if not providers:
+            raise lib_exc.InvalidConfiguration(
+                'No compute resource provider found in placement (%s)'
+                % params)
+        return sorted(providers, key=lambda p: p['name'])[0]['uuid']
+
+    def add_capacity(self, provider_uuid=None):
+        """Add the flavor's trait to exactly one provider; return its UUID.
+
+        The provider's trait list as it was before is restored at cleanup,
+        with the generation current at that time.
+        """
+        if self.trait is None:
+            raise RuntimeError('create_flavor() first: no trait yet')
+        provider_uuid = provider_uuid or self.pick_provider()
+        before = self._read_traits(provider_uuid)[0]
+        self.test.addCleanup(self._put_traits, provider_uuid, before)
+        self._put_traits(provider_uuid, before + [self.trait])
+        return provider_uuid
+
+    def _read_traits(self, provider_uuid):
+        with microversions.placement():
+            body = self.rp_client.list_resource_provider_traits(
+                provider_uuid)
+        return sorted(body['traits']), body['resource_provider_generation']
+
+    def _put_traits(self, provider_uuid, traits):
+        """Set the trait list, re-reading the generation on 409."""
+        with microversions.placement():
+            for attempt in range(1, GENERATION_RETRIES + 1):
+                current, generation = self._read_traits(provider_uuid)
+                if current == sorted(traits):
+                    return
+                try:
+                    self.rp_client.update_resource_provider_traits(
+                        provider_uuid, traits=sorted(traits),
+                        resource_provider_generation=generation)
+                    return
+                except lib_exc.Conflict:
+                    LOG.info('Generation %s of provider %s is stale '
+                             '(attempt %d); retrying', generation,
+                             provider_uuid, attempt)
+        raise lib_exc.TempestException(
+            'Could not set the traits of resource provider %s to %s: '
+            'generation conflict %d times in a row'
+            % (provider_uuid, sorted(traits), GENERATION_RETRIES))
+
+    def _delete_trait(self, trait):
+        with microversions.placement():
+            test_utils.call_and_ignore_notfound_exc(
+                self.placement_client.delete_trait, trait)

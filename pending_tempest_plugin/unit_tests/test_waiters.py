@@ -1,0 +1,118 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The waiter that treats PENDING and ERROR as terminal."""
+
+from unittest import mock
+
+import fixtures
+from oslotest import base
+
+from pending_tempest_plugin.common import waiters
+from pending_tempest_plugin.unit_tests import fakes
+
+SERVER_ID = 'c2b6f8d6-4b0f-4a8c-9a34-3f7f3c1d0001'
+
+
+def server(status, vm_state=None, task_state=None, **extra):
+    body = {'id': SERVER_ID, 'status': status,
+            'OS-EXT-STS:vm_state': vm_state or status.lower(),
+            'OS-EXT-STS:task_state': task_state}
+    body.update(extra)
+    return {'server': body}
+
+
+class TestWaitForServerStatus(base.BaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.clock = self.useFixture(fakes.FakeClock(waiters))
+        self.conf = self.useFixture(
+            fixtures.MockPatchObject(waiters, 'CONF')).mock
+        self.conf.compute.build_timeout = 30
+        self.conf.compute.build_interval = 2
+        self.client = mock.Mock()
+
+    def wait(self, responses, expected, **kwargs):
+        self.client.show_server.side_effect = responses
+        return waiters.wait_for_server_status(self.client, SERVER_ID,
+                                              expected, **kwargs)
+
+    def test_reaches_active(self):
+        body = self.wait([server('BUILD', 'building', 'scheduling'),
+                          server('BUILD', 'building', 'spawning'),
+                          server('ACTIVE')], 'ACTIVE')
+        self.assertEqual('ACTIVE', body['status'])
+        self.assertEqual([2, 2], self.clock.sleeps)
+        self.client.show_server.assert_called_with(SERVER_ID)
+
+    def test_active_with_task_state_is_not_final(self):
+        body = self.wait([server('ACTIVE', task_state='rebuild_spawning'),
+                          server('ACTIVE')], 'ACTIVE')
+        self.assertIsNone(body['OS-EXT-STS:task_state'])
+        self.assertEqual(1, len(self.clock.sleeps))
+
+    def test_pending_is_terminal_when_waiting_for_active(self):
+        fault = {'code': 500, 'message': 'No valid host was found. '}
+        e = self.assertRaises(
+            waiters.UnexpectedServerState, self.wait,
+            [server('BUILD', 'building', 'scheduling'),
+             server('PENDING', fault=fault)], 'ACTIVE')
+        self.assertIn('reached terminal state PENDING (vm_state pending, '
+                      'task_state None) while waiting for ACTIVE; fault: No '
+                      'valid host was found.', str(e))
+        self.assertIn(SERVER_ID, str(e))
+        self.assertEqual(1, len(self.clock.sleeps))
+
+    def test_error_is_terminal(self):
+        e = self.assertRaises(waiters.UnexpectedServerState, self.wait,
+                              [server('ERROR')], 'ACTIVE')
+        self.assertIn('terminal state ERROR', str(e))
+        self.assertNotIn('fault', str(e))
+
+    def test_waiting_for_pending(self):
+        body = self.wait([server('BUILD', 'building', 'scheduling'),
+                          server('PENDING')], 'PENDING')
+        self.assertEqual('pending', body['OS-EXT-STS:vm_state'])
+
+    def test_any_of_several_statuses(self):
+        body = self.wait([server('ERROR', task_state='rebuilding')],
+                         {'PENDING', 'ERROR'})
+        self.assertEqual('ERROR', body['status'])
+
+    def test_custom_terminal_set(self):
+        body = self.wait([server('PENDING'), server('ACTIVE')], 'ACTIVE',
+                         terminal={'ERROR'})
+        self.assertEqual('ACTIVE', body['status'])
+
+    def test_timeout_uses_build_timeout_and_names_states(self):
+        self.client.show_server.return_value = server(
+            'BUILD', 'building', 'scheduling')
+        e = self.assertRaises(waiters.ServerStateTimeout,
+                              waiters.wait_for_server_status, self.client,
+                              SERVER_ID, {'ACTIVE', 'PENDING'})
+        self.assertIn('did not reach ACTIVE/PENDING within 30 s; last '
+                      'state: BUILD (vm_state building, task_state '
+                      'scheduling)', str(e))
+        self.assertEqual(30, sum(self.clock.sleeps))
+
+    def test_explicit_timeout_and_interval(self):
+        self.client.show_server.return_value = server('BUILD')
+        self.assertRaises(waiters.ServerStateTimeout,
+                          waiters.wait_for_server_status, self.client,
+                          SERVER_ID, 'ACTIVE', timeout=5, interval=1)
+        self.assertEqual([1] * 5, self.clock.sleeps)
+
+    def test_non_admin_body_without_extended_status(self):
+        body = {'server': {'id': SERVER_ID, 'status': 'ACTIVE'}}
+        self.assertEqual('ACTIVE', self.wait([body], 'ACTIVE')['status'])
