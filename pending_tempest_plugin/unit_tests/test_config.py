@@ -42,6 +42,10 @@ class TestConfig(base.BaseTestCase):
                           ('host_status_policy_profile', 'everyone')):
             self.assertRaises(ValueError, self.conf.set_override, name, bad,
                               group=project_config.GROUP_NAME)
+        # The OptGroup object is shared by every ConfigOpts registering
+        # it, so an override would leak into the other tests.
+        self.addCleanup(self.conf.clear_override, 'quota_counting',
+                        group=project_config.GROUP_NAME)
         for mode in ('db', 'placement', 'unified_limits'):
             self.conf.set_override('quota_counting', mode,
                                    group=project_config.GROUP_NAME)
