@@ -47,23 +47,6 @@ class ServiceStateTimeout(lib_exc.TimeoutException):
                '%(timeout)s s; os-services reports %(actual)s')
 
 
-def skip_reason(stop=False):
-    """Why disruptive tests cannot run with this config, or None.
-
-    :param stop: the test stops a compute (needs the command templates).
-    """
-    group = CONF.nova_conformance
-    if not group.disruptive_tests:
-        return ('Disruptive test: set [nova_conformance] disruptive_tests = '
-                'True to run it (it disables, forces down or stops a '
-                'compute service and restores it).')
-    if stop and not (group.compute_stop_command
-                     and group.compute_start_command):
-        return ('Needs a stopped compute: set [nova_conformance] '
-                'compute_stop_command and compute_start_command.')
-    return None
-
-
 def _state(service):
     return {'status': service['status'],
             'forced_down': service.get('forced_down', False),

@@ -206,21 +206,3 @@ class TestFailures(HostControlTestCase):
         e = self.assertRaises(lib_exc.InvalidConfiguration,
                               self.control.stop, 'compute1')
         self.assertIn('compute_stop_command is not set', str(e))
-
-
-class TestSkipReason(HostControlTestCase):
-
-    def test_allowed(self):
-        self.assertIsNone(host_control.skip_reason())
-        self.assertIsNone(host_control.skip_reason(stop=True))
-
-    def test_disruptive_tests_off(self):
-        self.conf.nova_conformance.disruptive_tests = False
-        self.assertIn('set [nova_conformance] disruptive_tests = True',
-                      host_control.skip_reason())
-
-    def test_stop_needs_both_commands(self):
-        self.conf.nova_conformance.compute_start_command = None
-        self.assertIsNone(host_control.skip_reason())
-        self.assertIn('compute_stop_command and compute_start_command',
-                      host_control.skip_reason(stop=True))

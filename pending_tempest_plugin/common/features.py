@@ -1,0 +1,109 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""What the configuration lets a test do: skip messages in one place.
+
+Each function returns None when the test may run, or the skip message,
+which always names the option to set.  Skips come from configuration only:
+an option that claims a feature while another option it needs is missing is
+a configuration error (InvalidConfiguration), never a silent skip.
+"""
+
+from tempest import config
+from tempest.lib import exceptions as lib_exc
+
+CONF = config.CONF
+
+
+def _group():
+    return CONF.nova_conformance
+
+
+def config_problems(group=None):
+    """Contradictions in [nova_conformance], as sentences."""
+    group = group or _group()
+    problems = []
+    if group.pending_state_enabled and not group.pending_state_microversion:
+        problems.append('pending_state_enabled = True needs '
+                        'pending_state_microversion: without it every PENDING '
+                        'test would skip')
+    if bool(group.compute_stop_command) != bool(group.compute_start_command):
+        problems.append('compute_stop_command and compute_start_command are '
+                        'set together: a stopped compute must be started '
+                        'again')
+    return problems
+
+
+def _check(group):
+    problems = config_problems(group)
+    if problems:
+        raise lib_exc.InvalidConfiguration(
+            '[nova_conformance]: ' + '; '.join(problems))
+
+
+def pending_microversion(group=None):
+    """The test requests the PENDING microversion."""
+    group = group or _group()
+    _check(group)
+    if not group.pending_state_microversion:
+        return ('The cloud lacks the PENDING state: set [nova_conformance] '
+                'pending_state_microversion to the microversion that '
+                'introduced it.')
+    return None
+
+
+def pending_enabled(group=None):
+    """The test expects NoValidHost to give PENDING."""
+    group = group or _group()
+    reason = pending_microversion(group) or novalidhost(group)
+    if reason:
+        return reason
+    if not group.pending_state_enabled:
+        return ('The cloud does not put servers in PENDING: set '
+                '[nova_conformance] pending_state_enabled = True if nova '
+                'runs with [DEFAULT] use_pending_state = True.')
+    return None
+
+
+def cell0_rebuild(group=None):
+    """The test rebuilds a server buried in cell0 at the new microversion."""
+    group = group or _group()
+    _check(group)
+    if not group.cell0_rebuild_microversion:
+        return ('The cloud lacks the cell0 rebuild: set [nova_conformance] '
+                'cell0_rebuild_microversion to the microversion that '
+                'introduced it.')
+    return novalidhost(group)
+
+
+def novalidhost(group=None):
+    """The test needs a server that fails to schedule."""
+    group = group or _group()
+    if group.novalidhost_trigger == 'none':
+        return ('No NoValidHost trigger: set [nova_conformance] '
+                'novalidhost_trigger = trait (needs admin and placement).')
+    return None
+
+
+def disruptive(stop=False, group=None):
+    """The test disables, forces down or (``stop``) stops a compute."""
+    group = group or _group()
+    _check(group)
+    if not group.disruptive_tests:
+        return ('Disruptive test: set [nova_conformance] disruptive_tests = '
+                'True to run it (it disables, forces down or stops a '
+                'compute service and restores it).')
+    if stop and not group.compute_stop_command:
+        return ('Needs a stopped compute: set [nova_conformance] '
+                'compute_stop_command and compute_start_command.')
+    return None

@@ -1,0 +1,95 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Skip messages and configuration contradictions."""
+
+from oslo_config import cfg
+from oslotest import base
+from tempest.lib import exceptions as lib_exc
+
+from pending_tempest_plugin.common import features
+from pending_tempest_plugin import config as project_config
+
+
+class TestFeatures(base.BaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        conf = cfg.ConfigOpts()
+        project_config.register_opts(conf)
+        conf([])
+        self.conf = conf
+        self.group = conf[project_config.GROUP_NAME]
+
+    def set(self, **overrides):
+        for name, value in overrides.items():
+            self.conf.set_override(name, value,
+                                   group=project_config.GROUP_NAME)
+            self.addCleanup(self.conf.clear_override, name,
+                            group=project_config.GROUP_NAME)
+
+    def test_defaults_skip_every_new_feature_naming_the_option(self):
+        self.assertEqual([], features.config_problems(self.group))
+        for reason, option in (
+                (features.pending_microversion(self.group),
+                 'pending_state_microversion'),
+                (features.pending_enabled(self.group),
+                 'pending_state_microversion'),
+                (features.cell0_rebuild(self.group),
+                 'cell0_rebuild_microversion'),
+                (features.disruptive(group=self.group),
+                 'disruptive_tests = True')):
+            self.assertIn('[nova_conformance] %s' % option, reason)
+        self.assertIsNone(features.novalidhost(self.group))
+
+    def test_pending_enabled(self):
+        self.set(pending_state_microversion='2.105')
+        self.assertIsNone(features.pending_microversion(self.group))
+        self.assertIn('pending_state_enabled = True',
+                      features.pending_enabled(self.group))
+        self.set(pending_state_enabled=True)
+        self.assertIsNone(features.pending_enabled(self.group))
+        self.set(novalidhost_trigger='none')
+        self.assertIn('novalidhost_trigger = trait',
+                      features.pending_enabled(self.group))
+
+    def test_cell0_rebuild(self):
+        self.set(cell0_rebuild_microversion='2.106')
+        self.assertIsNone(features.cell0_rebuild(self.group))
+        self.set(novalidhost_trigger='none')
+        self.assertIn('novalidhost_trigger',
+                      features.cell0_rebuild(self.group))
+
+    def test_disruptive(self):
+        self.set(disruptive_tests=True)
+        self.assertIsNone(features.disruptive(group=self.group))
+        self.assertIn('compute_stop_command and compute_start_command',
+                      features.disruptive(stop=True, group=self.group))
+        self.set(compute_stop_command='supervisorctl stop nova-compute-{host}',
+                 compute_start_command='supervisorctl start '
+                                       'nova-compute-{host}')
+        self.assertIsNone(features.disruptive(stop=True, group=self.group))
+
+    def test_pending_enabled_without_microversion_is_an_error(self):
+        self.set(pending_state_enabled=True)
+        e = self.assertRaises(lib_exc.InvalidConfiguration,
+                              features.pending_microversion, self.group)
+        self.assertIn('pending_state_enabled = True needs '
+                      'pending_state_microversion', str(e))
+
+    def test_one_command_template_alone_is_an_error(self):
+        self.set(disruptive_tests=True,
+                 compute_stop_command='systemctl stop devstack@n-cpu')
+        self.assertEqual(1, len(features.config_problems(self.group)))
+        self.assertRaises(lib_exc.InvalidConfiguration,
+                          features.disruptive, True, self.group)
