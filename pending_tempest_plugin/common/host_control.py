@@ -148,13 +148,21 @@ class HostControl(object):
         return self._touched[host]['service']
 
     def restore(self, host):
-        """Put the service of ``host`` back as first seen; wait for it."""
+        """Put the service of ``host`` back as first seen; wait for it.
+
+        A failing start command does not stop the os-services part of the
+        restore; its error is raised once everything else was tried.
+        """
         touched = self._touched.pop(host, None)
         if touched is None:
             return
         original = touched['service']
+        start_error = None
         if touched['stopped']:
-            self._run('compute_start_command', host)
+            try:
+                self._run('compute_start_command', host)
+            except CommandFailed as e:
+                start_error = e
         wanted = _state(original)
         if self.service(host).get('forced_down') != wanted['forced_down']:
             self._update(original, forced_down=wanted['forced_down'])
@@ -163,6 +171,8 @@ class HostControl(object):
             if original.get('disabled_reason'):
                 extra['disabled_reason'] = original['disabled_reason']
             self._update(original, status=wanted['status'], **extra)
+        if start_error is not None:
+            raise start_error
         self.wait_for(host, **wanted)
 
     def _update(self, service, **changes):

@@ -192,6 +192,18 @@ class TestFailures(HostControlTestCase):
         # The restore was registered before the command ran.
         self.assertEqual(1, len(self.test.cleanups))
 
+    def test_failing_start_still_restores_os_services(self):
+        self.control.stop('compute1')
+        self.control.force_down('compute1')
+        self.services.runner = mock.Mock(
+            return_value=subprocess.CompletedProcess([], 1, '', 'busy'))
+        self.control.runner = self.services.runner
+        e = self.assertRaises(host_control.CommandFailed,
+                              self.test.run_cleanups)
+        self.assertIn('supervisorctl start nova-compute-compute1 exited 1',
+                      str(e))
+        self.assertEqual({'forced_down': False}, self.services.updates[-1])
+
     def test_command_timeout(self):
         runner = mock.Mock(side_effect=subprocess.TimeoutExpired(
             ['x'], 60, output='', stderr='hung'))
