@@ -241,3 +241,39 @@ def check(catalogue, tests):
                 problems.append('%s: lists %s, which does not declare it'
                                 % (req.id, test.name))
     return problems
+
+
+# Outcome of a requirement in a run, from the outcomes of its tests.
+PASS, FAIL, SKIP, NOT_RUN = 'pass', 'fail', 'skip', 'not run'
+
+
+def requirement_outcomes(catalogue, results):
+    """Per requirement: (outcome, detail) from test results.
+
+    :param results: idempotent_id -> ``pass`` | ``fail`` | ``skip`` for the
+                    tests of a run (a test missing from it was not run).
+    A requirement fails if any of its tests failed, passes if all passed,
+    and is otherwise skipped or not run; ``planned`` and ``unobservable``
+    requirements report their status.  The detail of a flagged requirement
+    always carries its flag, so that a known divergence is never reported
+    as a plain failure nor hidden behind a pass.
+    """
+    outcomes = {}
+    for req in catalogue.requirements:
+        if req.status != 'verified':
+            outcome = req.status
+        else:
+            seen = [results.get(uuid, NOT_RUN) for uuid in req.tests]
+            for candidate in (FAIL, NOT_RUN, SKIP):
+                if candidate in seen:
+                    outcome = candidate
+                    break
+            else:
+                outcome = PASS
+        detail = ''
+        if req.flagged:
+            detail = 'flagged %s: %s' % (req.flagged['date'],
+                                         ' '.join(req.flagged['reason']
+                                                  .split()))
+        outcomes[req.id] = (outcome, detail)
+    return outcomes

@@ -245,3 +245,29 @@ class TestMarkers(base.BaseTestCase):
     def test_marker_needs_string_ids(self):
         self.assertRaises(ValueError, markers.requirements)
         self.assertRaises(TypeError, markers.requirements, 1)
+
+
+class TestOutcomes(CatalogueTestCase):
+
+    def test_outcomes(self):
+        both = '[%s, %s]' % (UUID_A, UUID_B)
+        cat = self.load(CATALOGUE.replace('[%s]' % UUID_A, both))
+        out = catalogue.requirement_outcomes
+        self.assertEqual(('pass', ''), out(cat, {UUID_A: 'pass',
+                                                 UUID_B: 'pass'})['HS-01'])
+        self.assertEqual('fail', out(cat, {UUID_A: 'pass',
+                                           UUID_B: 'fail'})['HS-01'][0])
+        self.assertEqual('skip', out(cat, {UUID_A: 'skip',
+                                           UUID_B: 'pass'})['HS-01'][0])
+        self.assertEqual('not run', out(cat, {UUID_A: 'pass'})['HS-01'][0])
+        self.assertEqual(('planned', ''), out(cat, {})['HS-02'])
+
+    def test_flag_is_always_reported(self):
+        flag = ('  flagged: {date: "2026-11-22", reason: "spec says\n'
+                '    MAINTENANCE"}\n')
+        cat = self.load(CATALOGUE + flag)
+        self.assertEqual(
+            ('planned', 'flagged 2026-11-22: spec says MAINTENANCE'),
+            catalogue.requirement_outcomes(cat, {})['HS-02'])
+        shipped = catalogue.requirement_outcomes(catalogue.load(), {})
+        self.assertTrue(shipped['HS-10'][1].startswith('flagged 2026-11-22'))
