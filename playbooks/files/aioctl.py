@@ -239,9 +239,6 @@ class Supervisor(object):
                                              out.stderr))
         return out.stdout
 
-    def state(self, name):
-        return self.states().get(name, 'ABSENT')
-
     def states(self):
         """{program: state} for every program, in one supervisorctl call."""
         result = {}
