@@ -90,3 +90,32 @@ def wait_for_server_status(client, server_id, expected, terminal=TERMINAL,
                                      timeout=timeout,
                                      actual=describe(server))
         time.sleep(interval)
+
+
+class ServerDeletionTimeout(lib_exc.TimeoutException):
+    message = ('Server %(server_id)s was not deleted within %(timeout)s s; '
+               'last state: %(actual)s')
+
+
+def wait_for_server_deletion(client, server_id, timeout=None, interval=None):
+    """Poll until ``show_server`` answers 404 (or the server is DELETED).
+
+    A server in ERROR while being deleted is not terminal here: nova
+    retries the delete of a server whose compute comes back.
+    """
+    if timeout is None:
+        timeout = CONF.compute.build_timeout
+    if interval is None:
+        interval = CONF.compute.build_interval
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            server = client.show_server(server_id)['server']
+        except lib_exc.NotFound:
+            return
+        if server.get('status') == 'DELETED':
+            return
+        if time.monotonic() >= deadline:
+            raise ServerDeletionTimeout(server_id=server_id, timeout=timeout,
+                                        actual=describe(server))
+        time.sleep(interval)

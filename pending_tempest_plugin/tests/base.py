@@ -1,0 +1,215 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The base class of every conformance test.
+
+Built on Tempest's stable interfaces only (``tempest.test``,
+``tempest.lib``, ``tempest.config``): no import from ``tempest.api`` or
+``tempest.common``.
+
+Personas (dynamic credentials, no network resources: the servers of the
+host_status tests boot with ``networks: none``):
+
+============== ======================= ===================================
+persona        Tempest credentials     who
+============== ======================= ===================================
+owner_member   ``primary``             member of the project owning servers
+owner_reader   ``project_reader``      reader of that same project
+other_project  ``project_alt_member``  member of another project
+admin          ``admin``               admin (its own project)
+============== ======================= ===================================
+
+Every request names its microversion explicitly (``self.at('2.16')``), so a
+test reads as the API conversation it checks.
+"""
+
+from tempest import config
+from tempest.lib.common import api_version_utils
+from tempest.lib.common.utils import data_utils
+from tempest.lib.common.utils import test_utils
+from tempest.lib import exceptions as lib_exc
+from tempest import test
+
+from pending_tempest_plugin.common import expectations
+from pending_tempest_plugin.common import features
+from pending_tempest_plugin.common import microversions
+from pending_tempest_plugin.common import waiters
+
+CONF = config.CONF
+
+# Requested networks "none" (no port) needs 2.37.
+NO_NETWORK_MICROVERSION = '2.37'
+# Responses of PUT /servers/{id} and rebuild carry the full server.
+FULL_UPDATE_RESPONSE_MICROVERSION = '2.75'
+
+
+class _ClassCleanups(object):
+    """Lets a helper that calls ``addCleanup`` register class cleanups."""
+
+    def __init__(self, cls):
+        self.addCleanup = cls.addClassResourceCleanup
+
+
+class ConformanceTest(api_version_utils.BaseMicroversionTest,
+                      test.BaseTestCase):
+
+    credentials = ['primary', 'project_reader', 'project_alt_member', 'admin']
+
+    # The microversion range a test class needs; the class skips (naming
+    # [compute] min/max_microversion) when the configuration excludes it.
+    min_microversion = None
+    max_microversion = 'latest'
+
+    @classmethod
+    def skip_checks(cls):
+        super(ConformanceTest, cls).skip_checks()
+        if not CONF.service_available.nova:
+            raise cls.skipException(
+                'Nova is not available: set [service_available] nova = '
+                'True.')
+        problems = features.config_problems()
+        if problems:
+            raise lib_exc.InvalidConfiguration(
+                '[nova_conformance]: ' + '; '.join(problems))
+        api_version_utils.check_skip_with_microversion(
+            cls.min_microversion, cls.max_microversion,
+            CONF.compute.min_microversion, CONF.compute.max_microversion)
+
+    @classmethod
+    def setup_credentials(cls):
+        # No per-project network, router or subnet: the tests that need
+        # ports create their own network.
+        cls.set_network_resources()
+        super(ConformanceTest, cls).setup_credentials()
+
+    @classmethod
+    def setup_clients(cls):
+        super(ConformanceTest, cls).setup_clients()
+        cls.admin_servers = cls.os_admin.servers_client
+        cls.persona_servers = {
+            'admin': cls.os_admin.servers_client,
+            'owner_member': cls.os_primary.servers_client,
+            'owner_reader': cls.os_project_reader.servers_client,
+            'other_project': cls.os_project_alt_member.servers_client,
+        }
+        cls.owner_project_id = cls.os_primary.credentials.project_id
+
+    # -- configuration ------------------------------------------------------
+
+    def skip_unless(self, reason):
+        """Skip with ``reason`` (a features.* result) unless it is None."""
+        if reason:
+            raise self.skipException(reason)
+
+    @classmethod
+    def skip_unless_microversion(cls, version):
+        api_version_utils.check_skip_with_microversion(
+            version, 'latest', CONF.compute.min_microversion,
+            CONF.compute.max_microversion)
+
+    @staticmethod
+    def at(version):
+        """Context manager: compute requests at ``version``."""
+        return microversions.compute(version)
+
+    # -- servers ------------------------------------------------------------
+
+    @classmethod
+    def create_server(cls, client=None, flavor=None, wait_for='ACTIVE',
+                      cleanup=None, **kwargs):
+        """Boot a server with no network and wait until it is settled.
+
+        :param client: servers client of the owner (default: owner_member).
+        :param wait_for: a status or a set of statuses; None: do not wait.
+        :param cleanup: the object whose ``addCleanup`` deletes the server
+                        (a test); default: a class resource cleanup.
+        :returns: the server body after the wait (or the create response).
+        """
+        client = client or cls.os_primary.servers_client
+        name = data_utils.rand_name(name=cls.__name__ + '-server',
+                                    prefix=CONF.resource_name_prefix)
+        with cls.at(NO_NETWORK_MICROVERSION):
+            server = client.create_server(
+                name=name, imageRef=CONF.compute.image_ref,
+                flavorRef=flavor or CONF.compute.flavor_ref,
+                networks='none', **kwargs)['server']
+        (cleanup or _ClassCleanups(cls)).addCleanup(
+            cls.delete_server, server['id'])
+        if wait_for is None:
+            return server
+        return waiters.wait_for_server_status(
+            cls.admin_servers, server['id'], wait_for)
+
+    @classmethod
+    def delete_server(cls, server_id):
+        """Delete (as admin) and wait until the server is gone."""
+        test_utils.call_and_ignore_notfound_exc(
+            cls.admin_servers.delete_server, server_id)
+        waiters.wait_for_server_deletion(cls.admin_servers, server_id)
+
+    @classmethod
+    def host_of(cls, server_id):
+        """The compute host of a server, as admin reads it."""
+        with cls.at('2.1'):
+            server = cls.admin_servers.show_server(server_id)['server']
+        return server.get('OS-EXT-SRV-ATTR:host')
+
+    def view(self, persona, server, version):
+        """What ``persona`` gets for ``server`` at ``version``.
+
+        :returns: (show body or None on 404, detail entry or None when the
+                  listing does not contain the server).
+        """
+        client = self.persona_servers[persona]
+        with self.at(version):
+            try:
+                shown = client.show_server(server['id'])['server']
+            except lib_exc.NotFound:
+                shown = None
+            params = {'detail': True, 'name': '^%s$' % server['name']}
+            if persona == 'admin':
+                params['all_tenants'] = True
+            listed = [s for s in client.list_servers(**params)['servers']
+                      if s['id'] == server['id']]
+        return shown, listed[0] if listed else None
+
+    def check_visibility(self, server, host_status, version='2.16',
+                         personas=expectations.PERSONAS):
+        """Every persona, in show and in detail, sees what the profile says.
+
+        Fails once with every discrepancy (under-permission,
+        over-permission, wrong value, a value outside the spec's list).
+        """
+        profile = CONF.nova_conformance.host_status_policy_profile
+        problems = []
+        for persona in personas:
+            shown, listed = self.view(persona, server, version)
+            for where, body in (('show', shown), ('detail', listed)):
+                if body is not None and 'host_status' in body and (
+                        body['host_status'] not in
+                        expectations.HOST_STATUSES):
+                    problems.append('%s (%s): host_status %r is not one of '
+                                    '%s' % (persona, where,
+                                            body['host_status'],
+                                            expectations.HOST_STATUSES))
+                    continue
+                problem = expectations.verdict(profile, persona, host_status,
+                                               body)
+                if problem:
+                    problems.append('%s (GET %s at %s)' % (
+                        problem, 'server' if where == 'show'
+                        else 'servers/detail', version))
+        if problems:
+            self.fail('host_status visibility differs from [nova_conformance] '
+                      'host_status_policy_profile = %s:\n  %s'
+                      % (profile, '\n  '.join(problems)))
