@@ -245,15 +245,23 @@ def check(catalogue, tests):
 
 # Outcome of a requirement in a run, from the outcomes of its tests.
 PASS, FAIL, SKIP, NOT_RUN = 'pass', 'fail', 'skip', 'not run'
+# A test result (subunit ``xfail``): the test saw the known divergence of a
+# flagged requirement.  As a requirement outcome it reads "known
+# divergence"; on a requirement that is not flagged it is a failure.
+XFAIL = 'xfail'
+KNOWN_DIVERGENCE = 'known divergence'
 
 
 def requirement_outcomes(catalogue, results):
     """Per requirement: (outcome, detail) from test results.
 
-    :param results: idempotent_id -> ``pass`` | ``fail`` | ``skip`` for the
-                    tests of a run (a test missing from it was not run).
+    :param results: idempotent_id -> ``pass`` | ``fail`` | ``skip`` |
+                    ``xfail`` for the tests of a run (a test missing from
+                    it was not run).
     A requirement fails if any of its tests failed, passes if all passed,
-    and is otherwise skipped or not run; ``planned`` and ``unobservable``
+    is a ``known divergence`` if a test of a flagged requirement saw the
+    divergence (an ``xfail`` elsewhere is a failure), and is otherwise
+    skipped or not run; ``planned`` and ``unobservable``
     requirements report their status.  The detail of a flagged requirement
     always carries its flag, so that a known divergence is never reported
     as a plain failure nor hidden behind a pass.
@@ -264,7 +272,9 @@ def requirement_outcomes(catalogue, results):
             outcome = req.status
         else:
             seen = [results.get(uuid, NOT_RUN) for uuid in req.tests]
-            for candidate in (FAIL, NOT_RUN, SKIP):
+            if XFAIL in seen:
+                seen.append(KNOWN_DIVERGENCE if req.flagged else FAIL)
+            for candidate in (FAIL, NOT_RUN, SKIP, KNOWN_DIVERGENCE):
                 if candidate in seen:
                     outcome = candidate
                     break

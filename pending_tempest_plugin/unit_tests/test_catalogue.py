@@ -262,6 +262,19 @@ class TestOutcomes(CatalogueTestCase):
         self.assertEqual('not run', out(cat, {UUID_A: 'pass'})['HS-01'][0])
         self.assertEqual(('planned', ''), out(cat, {})['HS-02'])
 
+    def test_xfail_is_a_failure_unless_flagged(self):
+        cat = self.load(CATALOGUE)
+        self.assertEqual('fail', catalogue.requirement_outcomes(
+            cat, {UUID_A: 'xfail'})['HS-01'][0])
+        flag = ('  flagged: {date: "2026-11-22", reason: "spec says\n'
+                '    MAINTENANCE"}\n')
+        cat = self.load(CATALOGUE.replace('  tests: [%s]\n' % UUID_A,
+                                          '  tests: [%s]\n' % UUID_A + flag))
+        self.assertEqual(('known divergence',
+                          'flagged 2026-11-22: spec says MAINTENANCE'),
+                         catalogue.requirement_outcomes(
+                             cat, {UUID_A: 'xfail'})['HS-01'])
+
     def test_flag_is_always_reported(self):
         flag = ('  flagged: {date: "2026-11-22", reason: "spec says\n'
                 '    MAINTENANCE"}\n')

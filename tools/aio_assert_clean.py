@@ -1,0 +1,73 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""After a conformance run: the embedded cloud is exactly as seeded.
+
+Run with the tools venv's python (openstacksdk) and OS_CLIENT_CONFIG_FILE
+pointing at .aio/clouds.yaml.  Checks, as admin:
+
+- every nova-compute is enabled, up and not forced down (disruptive tests
+  restored what they touched);
+- no server in any project, no port bound to a server;
+- no flavor, project, network or CUSTOM_ trait besides the seeded ones.
+
+Prints every leftover and exits 1 if there is any.
+"""
+
+import sys
+
+import openstack
+
+SEED_FLAVORS = {'aio.nano', 'aio.micro'}
+SEED_PROJECTS = {'admin', 'service', 'aio-member'}
+SEED_NETWORKS = {'aio-member-net'}
+
+
+def main():
+    conn = openstack.connect(cloud='aio-admin')
+    problems = []
+    for svc in conn.compute.services(binary='nova-compute'):
+        if (svc.status, svc.state, bool(svc.is_forced_down)) != (
+                'enabled', 'up', False):
+            problems.append('nova-compute on %s: status %s, state %s, '
+                            'forced_down %s' % (svc.host, svc.status,
+                                                svc.state, svc.is_forced_down))
+    for server in conn.compute.servers(all_projects=True):
+        problems.append('server %s (%s) of project %s, %s' % (
+            server.id, server.name, server.project_id, server.status))
+    for port in conn.network.ports():
+        if (port.device_owner or '').startswith('compute:'):
+            problems.append('port %s bound to server %s' % (port.id,
+                                                            port.device_id))
+    for flavor in conn.compute.flavors(is_public=None):
+        if flavor.name not in SEED_FLAVORS:
+            problems.append('flavor %s (%s)' % (flavor.id, flavor.name))
+    for project in conn.identity.projects():
+        if project.name not in SEED_PROJECTS:
+            problems.append('project %s (%s)' % (project.id, project.name))
+    for network in conn.network.networks():
+        if network.name not in SEED_NETWORKS:
+            problems.append('network %s (%s)' % (network.id, network.name))
+    traits = conn.placement.get(
+        '/traits?name=startswith:CUSTOM_',
+        microversion='1.6').json()['traits']
+    for trait in traits:
+        problems.append('trait %s' % trait)
+    for problem in problems:
+        print('leftover: %s' % problem)
+    print('clean: %s' % ('no' if problems else 'yes'))
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
