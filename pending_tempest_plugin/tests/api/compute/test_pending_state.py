@@ -1,0 +1,231 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The PENDING state (introduce-pending-vm-state.train.txt).
+
+NoValidHost comes from the reversible trait trigger (a private flavor
+requiring a trait no provider has).  The PENDING tests run when
+``[nova_conformance] pending_state_enabled = True``; the option-off test
+runs when it is False.  Interpretations cited: interpretation.rst anchors
+``interp-old-microversions``, ``interp-status-filter``,
+``interp-pending-delete``, ``interp-pending-reset-state``.
+"""
+
+from tempest import config
+from tempest.lib import decorators
+from tempest.lib import exceptions as lib_exc
+
+from pending_tempest_plugin.common import features
+from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import waiters
+from pending_tempest_plugin.tests import cell0_base
+
+CONF = config.CONF
+
+PENDING = ('PENDING', 'pending')
+ERROR = ('ERROR', 'error')
+
+
+class PendingStateTest(cell0_base.Cell0Test):
+
+    def _pending_server(self):
+        self.skip_unless(features.pending_enabled())
+        trigger = self.novalidhost_trigger()
+        return self.bury(trigger)
+
+    @decorators.idempotent_id('d8ccdb8e-2c2c-4e41-99af-04e1c50ed7c4')
+    @markers.requirements('PEND-02', 'PEND-04', 'PEND-05', 'PEND-07',
+                          'PEND-17')
+    def test_pending_show_and_detail(self):
+        """NoValidHost -> PENDING / pending, no task state, progress 0.
+
+        Admin and the owner, in show and in detail, at the PENDING
+        microversion; the instance action records the failed scheduling.
+        """
+        server = self._pending_server()
+        problems = []
+        for persona in ('admin', 'owner_member'):
+            shown, listed = self.view(persona, server, self.pending_mv)
+            for where, body in (('show', shown), ('detail', listed)):
+                label = '%s (%s at %s): ' % (persona, where, self.pending_mv)
+                if body is None:
+                    problems.append(label + 'server not returned')
+                    continue
+                problems.extend(cell0_base.differences(
+                    {'status': 'PENDING'}, body, label))
+                if persona == 'admin':
+                    problems.extend(cell0_base.differences(
+                        {'OS-EXT-STS:vm_state': 'pending',
+                         'OS-EXT-STS:task_state': None}, body, label))
+                if 'progress' not in body:
+                    problems.append(label + 'progress: expected a value '
+                                    '(PENDING is a progress status), got '
+                                    'no progress key')
+        actions, events = self.instance_events(server['id'], 'create')
+        failed = [e for e in events
+                  if e['event'] == cell0_base.SCHEDULE_EVENT]
+        if not failed or failed[0].get('result') != 'Error':
+            problems.append(
+                'instance action create: expected a failed event %s, got '
+                'actions %s with events %s' % (
+                    cell0_base.SCHEDULE_EVENT, actions,
+                    [(e['event'], e.get('result')) for e in events]))
+        self.assertEqual([], problems)
+
+    @decorators.idempotent_id('617ed3ac-108c-45d0-b99e-a574348ec4e9')
+    @markers.requirements('PEND-06')
+    def test_pending_is_error_below_microversion(self):
+        """Below the PENDING microversion: ERROR / error, show and detail."""
+        server = self._pending_server()
+        older = cell0_base.previous_microversion(self.pending_mv)
+        problems = []
+        for version in cell0_base.versions_to_check(
+                ['2.1', older], CONF.compute.min_microversion,
+                CONF.compute.max_microversion):
+            for persona in ('admin', 'owner_member'):
+                shown, listed = self.view(persona, server, version)
+                for where, body in (('show', shown), ('detail', listed)):
+                    label = '%s (%s at %s): ' % (persona, where, version)
+                    if body is None:
+                        problems.append(label + 'server not returned')
+                        continue
+                    expected = {'status': 'ERROR'}
+                    if persona == 'admin':
+                        expected['OS-EXT-STS:vm_state'] = 'error'
+                        expected['OS-EXT-STS:task_state'] = None
+                    problems.extend(cell0_base.differences(
+                        expected, body, label))
+        self.assertEqual([], problems)
+
+    def _listed(self, version, status):
+        """IDs the owner lists with ``status``, or the error it gets."""
+        with self.at(version):
+            try:
+                servers = self.owner_servers.list_servers(
+                    status=status)['servers']
+            except lib_exc.BadRequest:
+                return '400'
+        return set(s['id'] for s in servers)
+
+    @decorators.idempotent_id('89eeaf13-dd88-44b1-bc67-792fa373b604')
+    @markers.requirements('PEND-14')
+    def test_status_filter(self):
+        """status=PENDING / status=ERROR at and below the PENDING version.
+
+        At it: PENDING finds the server, ERROR does not.  Below it: ERROR
+        finds it; PENDING is an unknown status (400 from 2.38, an empty
+        list before) -- interp-status-filter.
+        """
+        server = self._pending_server()
+        sid = server['id']
+        older = cell0_base.previous_microversion(self.pending_mv)
+        problems = []
+
+        def check(version, status, want):
+            got = self._listed(version, status)
+            ok = (got == want) if want == '400' else (
+                isinstance(got, set) and (sid in got) == want)
+            if not ok:
+                problems.append(
+                    'GET /servers?status=%s at %s: expected %s, got %s' % (
+                        status, version,
+                        '400 Bad Request' if want == '400' else
+                        ('the server listed' if want else
+                         'the server not listed'),
+                        '400 Bad Request' if got == '400' else
+                        ('the server listed' if sid in got else
+                         'the server not listed')))
+
+        check(self.pending_mv, 'PENDING', True)
+        check(self.pending_mv, 'ERROR', False)
+        if older:
+            check(older, 'ERROR', True)
+            if cell0_base.at_least(older,
+                                   cell0_base.STATUS_FILTER_400_MICROVERSION):
+                check(older, 'PENDING', '400')
+            else:
+                check(older, 'PENDING', False)
+        self.assertEqual([], problems)
+
+    @decorators.idempotent_id('5609a789-c5b7-4cc5-932c-c30fb2af98be')
+    @markers.requirements('PEND-08', 'PEND-15')
+    def test_owner_deletes_pending_server(self):
+        """The owner deletes a PENDING server; quota usage is as before."""
+        self.skip_unless(features.pending_enabled())
+        trigger = self.novalidhost_trigger()
+        before = dict((r, self.usage(r)[1])
+                      for r in ('instances', 'cores', 'ram'))
+        server = self.bury(trigger)
+        self.owner_servers.delete_server(server['id'])
+        waiters.wait_for_server_deletion(self.admin_servers, server['id'])
+        after = dict((r, self.usage(r)[1]) for r in before)
+        self.assertEqual(before, after,
+                         'Quota usage (in_use) of the owner project: expected '
+                         '%s as before the PENDING server, got %s after '
+                         'deleting it' % (before, after))
+        self.assertEqual([], self.leftovers(server['id']))
+
+    @decorators.idempotent_id('da66f190-1877-4d98-a8e6-ee0dbab65c03')
+    @markers.requirements('PEND-09')
+    def test_reset_state_pending_to_error(self):
+        """Admin os-resetState error: PENDING -> ERROR / error."""
+        server = self._pending_server()
+        self.admin_servers.reset_state(server['id'], state='error')
+        body = self.show(server['id'], self.pending_mv)
+        self.assert_state(body, ERROR, 'after os-resetState error at %s'
+                          % self.pending_mv)
+        self.assertIsNone(body.get('OS-EXT-STS:task_state'))
+
+    @decorators.idempotent_id('306aaba7-eccc-451e-bf22-803ffca34309')
+    @markers.requirements('PEND-01')
+    def test_option_off_error_at_every_microversion(self):
+        """use_pending_state off: NoValidHost gives ERROR at every version.
+
+        Runs when [nova_conformance] pending_state_enabled = False.
+        """
+        self.skip_unless(cell0_base.pending_disabled())
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger)
+        problems = []
+        for version in cell0_base.versions_to_check(
+                ['2.1', '2.37', self.pending_mv, self.rebuild_mv,
+                 CONF.compute.max_microversion],
+                CONF.compute.min_microversion,
+                CONF.compute.max_microversion):
+            shown, listed = self.view('admin', server, version)
+            for where, body in (('show', shown), ('detail', listed)):
+                label = 'admin (%s at %s): ' % (where, version)
+                if body is None:
+                    problems.append(label + 'server not returned')
+                    continue
+                problems.extend(cell0_base.differences(
+                    {'status': 'ERROR', 'OS-EXT-STS:vm_state': 'error'},
+                    body, label))
+        self.assertEqual([], problems)
+
+    @decorators.idempotent_id('377b1a82-62a9-4ae4-a3d7-810bdcf656be')
+    @markers.requirements('PEND-16')
+    def test_api_max_microversion(self):
+        """The API's max microversion covers the configured ones."""
+        if not (self.pending_mv or self.rebuild_mv):
+            self.skip_unless(features.pending_microversion())
+        api_max = self.api_max_microversion()
+        for option, version in (
+                ('pending_state_microversion', self.pending_mv),
+                ('cell0_rebuild_microversion', self.rebuild_mv)):
+            if version:
+                self.assertTrue(
+                    cell0_base.at_least(api_max, version),
+                    'Compute API max microversion: expected at least %s '
+                    '([nova_conformance] %s), got %s' % (version, option,
+                                                         api_max))

@@ -1,0 +1,464 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""What the PENDING and cell0 rebuild tests share.
+
+A server "buried in cell0" is one whose scheduling failed with NoValidHost
+(the reversible trait trigger of ``common/novalidhost.py``): PENDING when
+``[nova_conformance] pending_state_enabled`` says nova runs with
+``use_pending_state``, ERROR otherwise.  The module-level functions are
+pure (unit tested in ``unit_tests/test_cell0_base.py``); ``Cell0Test``
+boots, buries, rebuilds and checks what is left after a delete.
+"""
+
+import time
+
+from tempest import config
+from tempest.lib.common import api_version_request
+from tempest.lib.common.utils import data_utils
+from tempest.lib.common.utils import test_utils
+from tempest.lib import exceptions as lib_exc
+
+from pending_tempest_plugin.common import features
+from pending_tempest_plugin.common import microversions
+from pending_tempest_plugin.common import novalidhost
+from pending_tempest_plugin.common import waiters
+from pending_tempest_plugin.tests import base
+
+CONF = config.CONF
+
+# Where the attributes the tests read appear in the API.
+USER_DATA_MICROVERSION = '2.3'       # OS-EXT-SRV-ATTR:user_data (admin)
+HOST_STATUS_MICROVERSION = '2.16'
+DESCRIPTION_MICROVERSION = '2.19'
+STATUS_FILTER_400_MICROVERSION = '2.38'   # unknown status: 400, not []
+TAGS_MICROVERSION = '2.52'           # tags at create
+TRUSTED_CERTS_MICROVERSION = '2.63'
+
+# The conductor event that records the NoValidHost of a new server.
+SCHEDULE_EVENT = 'conductor_schedule_and_build_instances'
+
+# Fields that a refused (409) rebuild must leave as they were.
+UNCHANGED_FIELDS = ('id', 'name', 'status', 'OS-EXT-STS:vm_state',
+                    'OS-EXT-STS:task_state', 'OS-EXT-SRV-ATTR:host',
+                    'image', 'flavor', 'metadata', 'updated')
+
+
+def _version(version):
+    return api_version_request.APIVersionRequest(version)
+
+
+def at_least(version, minimum):
+    """Whether microversion ``version`` is ``minimum`` or later."""
+    return _version(version) >= _version(minimum)
+
+
+def previous_microversion(version):
+    """The microversion just below ``version`` ('2.105' -> '2.104').
+
+    None for 2.1 and below: there is no older compute microversion.
+    """
+    parsed = _version(version)
+    if parsed.ver_major != 2 or parsed.ver_minor <= 1:
+        return None
+    return '2.%d' % (parsed.ver_minor - 1)
+
+
+def buried_state(pending_enabled):
+    """(status, vm_state) of a NoValidHost server at a new microversion."""
+    return ('PENDING', 'pending') if pending_enabled else ('ERROR', 'error')
+
+
+def shown_state(stored_vm_state, version, pending_microversion):
+    """(status, vm_state) a cell0 server shows at ``version``.
+
+    A PENDING server reads ERROR / error below the PENDING microversion
+    (interpretation.rst, interp-old-microversions).
+    """
+    if stored_vm_state == 'pending' and pending_microversion and at_least(
+            version, pending_microversion):
+        return ('PENDING', 'pending')
+    return ('ERROR', 'error')
+
+
+def versions_to_check(configured, api_min='2.1', api_max='latest'):
+    """Distinct microversions among ``configured`` within [min, max].
+
+    ``configured`` may contain None (unset options); the result is sorted.
+    """
+    found = {}
+    for version in configured:
+        if not version or version == 'latest':
+            continue
+        if not at_least(version, api_min):
+            continue
+        if api_max != 'latest' and not at_least(api_max, version):
+            continue
+        parsed = _version(version)
+        found[(parsed.ver_major, parsed.ver_minor)] = version
+    return [found[key] for key in sorted(found)]
+
+
+def differences(expected, actual, where=''):
+    """One 'key: expected X, got Y' sentence per key that differs."""
+    problems = []
+    for key in sorted(expected):
+        got = actual.get(key, '<absent>')
+        if got != expected[key]:
+            problems.append('%s%s: expected %r, got %r' % (
+                where, key, expected[key], got))
+    return problems
+
+
+def quota_overrun(resource, limit, in_use_before, in_use_after):
+    """None unless usage grew beyond what the quota allowed.
+
+    Usage may stay above a limit that was lowered below it (it was already
+    there); it must not grow past ``max(limit, in_use_before)``.
+    """
+    if limit is None or limit < 0:
+        return None
+    allowed = max(limit, in_use_before)
+    if in_use_after > allowed:
+        return ('%s usage is %d after the rebuild, over the quota (limit '
+                '%d, usage before the rebuild %d): the server was built '
+                'although the quota did not allow it' % (
+                    resource, in_use_after, limit, in_use_before))
+    return None
+
+
+def pending_disabled(group=None):
+    """Skip message unless the configuration says NoValidHost gives ERROR.
+
+    For the option-off tests: they run when ``pending_state_enabled`` is
+    False (nova's ``use_pending_state`` off), with a NoValidHost trigger.
+    """
+    group = group or CONF.nova_conformance
+    reason = features.novalidhost(group)
+    if reason:
+        return reason
+    if group.pending_state_enabled:
+        return ('Checks nova with [DEFAULT] use_pending_state = False, while '
+                '[nova_conformance] pending_state_enabled = True says the '
+                'cloud puts servers in PENDING: set it to False to run this '
+                'test on such a cloud.')
+    return None
+
+
+def trusted_certs(conf=None):
+    """Skip message unless tempest.conf says the cloud verifies images.
+
+    Tempest's own options: ``[compute] certified_image_ref`` (a signed
+    image) and ``[compute] certified_image_trusted_certs``.
+    """
+    conf = conf or CONF
+    compute = conf.compute
+    if not (compute.certified_image_ref
+            and compute.certified_image_trusted_certs):
+        return ('The cloud does not declare image signature verification: '
+                'set [compute] certified_image_ref and [compute] '
+                'certified_image_trusted_certs (nova with [glance] '
+                'verify_glance_signatures and enable_certificate_validation)'
+                '.')
+    return None
+
+
+def volumes(conf=None):
+    """Skip message unless a volume service is available."""
+    conf = conf or CONF
+    if not conf.service_available.cinder:
+        return ('Boot from volume needs a volume service: [service_available]'
+                ' cinder is False.')
+    return None
+
+
+def networks(conf=None):
+    """Skip message unless a network service is available."""
+    conf = conf or CONF
+    if not conf.service_available.neutron:
+        return ('Requested networks need a network service: '
+                '[service_available] neutron is False.')
+    return None
+
+
+class Cell0Test(base.ConformanceTest):
+    """Boot into cell0, rebuild out of it, check nothing is left."""
+
+    _api_max = None
+
+    # Servers boot on a network of the owner when the cloud has a network
+    # service (networks "none" otherwise, or when a test asks for it).
+    network = None
+
+    @classmethod
+    def setup_clients(cls):
+        super(Cell0Test, cls).setup_clients()
+        cls.owner_servers = cls.os_primary.servers_client
+        cls.admin_quotas = cls.os_admin.quotas_client
+
+    @classmethod
+    def resource_setup(cls):
+        super(Cell0Test, cls).resource_setup()
+        if not networks():
+            cls.network = cls._create_network(base._ClassCleanups(cls))[0]
+
+    # -- configuration ------------------------------------------------------
+
+    @property
+    def pending_mv(self):
+        return CONF.nova_conformance.pending_state_microversion
+
+    @property
+    def rebuild_mv(self):
+        return CONF.nova_conformance.cell0_rebuild_microversion
+
+    @property
+    def view_mv(self):
+        """The microversion that shows PENDING as PENDING, if any."""
+        return self.rebuild_mv or self.pending_mv or '2.1'
+
+    @classmethod
+    def api_max_microversion(cls):
+        """The maximum compute microversion the API advertises."""
+        if cls._api_max is None:
+            versions = cls.os_primary.compute_versions_client.list_versions()
+            found = [v.get('version') for v in versions['versions']
+                     if v.get('version')]
+            cls._api_max = max(found, key=_version) if found else '2.0'
+        return cls._api_max
+
+    def require_microversions(self, *versions):
+        """Fail (not error) if the API lacks a configured microversion."""
+        api_max = self.api_max_microversion()
+        for version in versions:
+            if version and not at_least(api_max, version):
+                self.fail('[nova_conformance] says the cloud has compute '
+                          'microversion %s, but the API advertises %s at '
+                          'most' % (version, api_max))
+
+    # -- servers ------------------------------------------------------------
+
+    def novalidhost_trigger(self):
+        """A private flavor no host can take (test cleanups undo it)."""
+        self.skip_unless(features.novalidhost())
+        trigger = novalidhost.NoValidHostTrigger(
+            self, self.os_admin.flavors_client,
+            self.os_admin.placement_client,
+            self.os_admin.resource_providers_client)
+        trigger.create_flavor(self.owner_project_id)
+        return trigger
+
+    def boot(self, flavor_id, version=None, networks=None, image=None,
+             **kwargs):
+        """Boot as the owner (deleted at cleanup); return the response.
+
+        :param networks: default: the class network, or "none" without a
+                         network service.
+        """
+        if networks is None:
+            networks = ([{'uuid': self.network['id']}] if self.network
+                        else 'none')
+        kwargs.setdefault('name', data_utils.rand_name(
+            name=self.__class__.__name__ + '-server',
+            prefix=CONF.resource_name_prefix))
+        with self.at(version or base.NO_NETWORK_MICROVERSION):
+            server = self.owner_servers.create_server(
+                imageRef=image or CONF.compute.image_ref,
+                flavorRef=flavor_id, networks=networks, **kwargs)['server']
+        self.addCleanup(self.delete_server, server['id'])
+        return server
+
+    def wait_status(self, server_id, status):
+        """Wait as admin, at a microversion that shows PENDING."""
+        with self.at(self.view_mv):
+            return waiters.wait_for_server_status(self.admin_servers,
+                                                  server_id, status)
+
+    def show(self, server_id, version=None, client=None):
+        with self.at(version or self.view_mv):
+            return (client or self.admin_servers).show_server(
+                server_id)['server']
+
+    def expected_buried(self):
+        return buried_state(CONF.nova_conformance.pending_state_enabled)
+
+    def bury(self, trigger, version=None, **kwargs):
+        """Boot with the NoValidHost flavor; wait for PENDING or ERROR.
+
+        Fails (naming expected and actual) if the server ends in the other
+        buried state than the configuration says.
+        """
+        self.require_microversions(self.pending_mv, self.rebuild_mv)
+        server = self.boot(trigger.flavor['id'], version, **kwargs)
+        body = self.wait_status(server['id'], waiters.TERMINAL)
+        self.assert_state(body, self.expected_buried(),
+                          'after NoValidHost (at %s)' % self.view_mv)
+        return body
+
+    def assert_state(self, body, state, when):
+        status, vm_state = state
+        actual = (body.get('status'), body.get('OS-EXT-STS:vm_state'))
+        if actual != (status, vm_state):
+            pending = CONF.nova_conformance.pending_state_enabled
+            self.fail('Server %s %s: expected status %s / vm_state %s, got '
+                      '%s / %s ([nova_conformance] pending_state_enabled = '
+                      '%s)' % (body.get('id'), when, status, vm_state,
+                               actual[0], actual[1], pending))
+
+    def rebuild(self, server_id, version=None, client=None, image=None,
+                accepted=True, **kwargs):
+        """Rebuild (as the owner by default); return the response server.
+
+        :param accepted: whether the test expects 202; then a 4xx answer
+                         fails the test naming it.  A 5xx always fails it.
+        """
+        version = version or self.rebuild_mv
+        refused = ((lib_exc.ServerFault, lib_exc.Conflict, lib_exc.BadRequest)
+                   if accepted else lib_exc.ServerFault)
+        with self.at(version):
+            try:
+                return (client or self.owner_servers).rebuild_server(
+                    server_id, image or CONF.compute.image_ref,
+                    **kwargs)['server']
+            except refused as exc:
+                self.fail('Rebuild of server %s at %s: expected 202 '
+                          'Accepted, got %s %s' % (
+                              server_id, version, exc.resp.status,
+                              exc.resp_body))
+
+    def rebuild_to_active(self, server_id, **kwargs):
+        """Cell0 rebuild; check it answers BUILD and ends ACTIVE, same ID."""
+        response = self.rebuild(server_id, **kwargs)
+        self.assertEqual(server_id, response['id'],
+                         'The cell0 rebuild response names another server')
+        self.assertEqual('BUILD', response['status'],
+                         'Status in the response of the cell0 rebuild of %s:'
+                         ' expected BUILD, got %s' % (server_id,
+                                                      response['status']))
+        return self.wait_status(server_id, 'ACTIVE')
+
+    def assert_on_healthy_host(self, server_id):
+        """Admin sees a host and host_status UP."""
+        with self.at(HOST_STATUS_MICROVERSION):
+            body = self.admin_servers.show_server(server_id)['server']
+        self.assertTrue(body.get('OS-EXT-SRV-ATTR:host'),
+                        'Rebuilt server %s: expected a host, got %r' % (
+                            server_id, body.get('OS-EXT-SRV-ATTR:host')))
+        self.assertEqual('UP', body.get('host_status'),
+                         'Rebuilt server %s: expected host_status UP, got '
+                         '%r' % (server_id, body.get('host_status')))
+
+    def usage(self, resource, project_id=None):
+        """(limit, in_use) of a compute quota resource of the owner."""
+        quota = self.admin_quotas.show_quota_set(
+            project_id or self.owner_project_id, detail=True)['quota_set']
+        return quota[resource]['limit'], quota[resource]['in_use']
+
+    def set_quota(self, **limits):
+        """Change the owner's quota (forced); restore it at cleanup."""
+        original = self.admin_quotas.show_quota_set(
+            self.owner_project_id)['quota_set']
+        restore = dict((key, original[key]) for key in limits)
+        self.addCleanup(self.admin_quotas.update_quota_set,
+                        self.owner_project_id, force=True, **restore)
+        self.admin_quotas.update_quota_set(self.owner_project_id, force=True,
+                                           **limits)
+
+    def instance_events(self, server_id, action_name):
+        """Events of the server's ``action_name`` actions, as admin sees."""
+        with self.at(self.view_mv):
+            actions = self.admin_servers.list_instance_actions(
+                server_id)['instanceActions']
+            events = []
+            for action in actions:
+                if action['action'] != action_name:
+                    continue
+                events.extend(self.admin_servers.show_instance_action(
+                    server_id, action['request_id'])['instanceAction'].get(
+                        'events', []))
+        return [a['action'] for a in actions], events
+
+    def leftovers(self, server_id, timeout=None):
+        """What remains of a deleted server: a list of sentences.
+
+        Polls until nothing is left or ``timeout`` (default
+        ``[compute] build_timeout``) passes: the server (admin show),
+        placement allocations, ports.
+        """
+        timeout = timeout or CONF.compute.build_timeout
+        deadline = time.monotonic() + timeout
+        while True:
+            problems = []
+            try:
+                body = self.admin_servers.show_server(server_id)['server']
+                if body.get('status') != 'DELETED':
+                    problems.append('server still exists: %s' %
+                                    waiters.describe(body))
+            except lib_exc.NotFound:
+                pass
+            with microversions.placement('1.12'):
+                allocations = self.os_admin.placement_client.list_allocations(
+                    server_id)['allocations']
+            if allocations:
+                problems.append('placement allocations left: %s'
+                                % sorted(allocations))
+            if CONF.service_available.neutron:
+                ports = self.os_admin.ports_client.list_ports(
+                    device_id=server_id)['ports']
+                if ports:
+                    problems.append('ports left: %s'
+                                    % [p['id'] for p in ports])
+            if not problems or time.monotonic() >= deadline:
+                return problems
+            time.sleep(CONF.compute.build_interval)
+
+    def create_network(self):
+        """A network + subnet of the owner (deleted at test cleanup)."""
+        self.skip_unless(networks())
+        return self._create_network(self)
+
+    @classmethod
+    def _create_network(cls, cleanup):
+        name = data_utils.rand_name(name=cls.__name__ + '-net',
+                                    prefix=CONF.resource_name_prefix)
+        nets = cls.os_primary.networks_client
+        network = nets.create_network(name=name)['network']
+        cleanup.addCleanup(cls._delete_network, network['id'])
+        cidr = '10.%d.%d.0/28' % (data_utils.rand_int_id(1, 250),
+                                  data_utils.rand_int_id(1, 250))
+        subnet = cls.os_primary.subnets_client.create_subnet(
+            network_id=network['id'], name=name, ip_version=4,
+            cidr=cidr)['subnet']
+        return network, subnet
+
+    @classmethod
+    def _delete_network(cls, network_id):
+        # Nova deletes the ports of a deleted server asynchronously.
+        def no_server_port():
+            ports = cls.os_admin.ports_client.list_ports(
+                network_id=network_id)['ports']
+            return not [p for p in ports
+                        if p['device_owner'].startswith('compute:')]
+        test_utils.call_until_true(no_server_port,
+                                   CONF.compute.build_timeout,
+                                   CONF.compute.build_interval)
+        test_utils.call_and_ignore_notfound_exc(
+            cls.os_primary.networks_client.delete_network, network_id)
+
+    def create_keypair(self):
+        name = data_utils.rand_name(name=self.__class__.__name__ + '-key',
+                                    prefix=CONF.resource_name_prefix)
+        self.os_primary.keypairs_client.create_keypair(name=name)
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        self.os_primary.keypairs_client.delete_keypair, name)
+        return name

@@ -1,0 +1,143 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The pure helpers of tests/cell0_base.py."""
+
+import types
+
+from oslo_config import cfg
+from oslotest import base
+
+from pending_tempest_plugin import config as project_config
+from pending_tempest_plugin.tests import cell0_base
+
+
+class TestMicroversions(base.BaseTestCase):
+
+    def test_at_least(self):
+        self.assertTrue(cell0_base.at_least('2.105', '2.105'))
+        self.assertTrue(cell0_base.at_least('2.106', '2.38'))
+        self.assertFalse(cell0_base.at_least('2.9', '2.38'))
+        self.assertTrue(cell0_base.at_least('latest', '2.106'))
+
+    def test_previous_microversion(self):
+        self.assertEqual('2.104', cell0_base.previous_microversion('2.105'))
+        self.assertEqual('2.9', cell0_base.previous_microversion('2.10'))
+        self.assertEqual('2.1', cell0_base.previous_microversion('2.2'))
+        self.assertIsNone(cell0_base.previous_microversion('2.1'))
+
+    def test_versions_to_check(self):
+        self.assertEqual(
+            ['2.1', '2.37', '2.105', '2.106'],
+            cell0_base.versions_to_check(
+                ['2.106', '2.1', None, '2.37', '2.105', '2.106', 'latest']))
+        self.assertEqual(['2.37'], cell0_base.versions_to_check(
+            ['2.1', '2.37', '2.105'], api_min='2.10', api_max='2.100'))
+
+
+class TestStates(base.BaseTestCase):
+
+    def test_buried_state(self):
+        self.assertEqual(('PENDING', 'pending'), cell0_base.buried_state(True))
+        self.assertEqual(('ERROR', 'error'), cell0_base.buried_state(False))
+
+    def test_shown_state(self):
+        self.assertEqual(('PENDING', 'pending'),
+                         cell0_base.shown_state('pending', '2.105', '2.105'))
+        self.assertEqual(('ERROR', 'error'),
+                         cell0_base.shown_state('pending', '2.104', '2.105'))
+        self.assertEqual(('ERROR', 'error'),
+                         cell0_base.shown_state('pending', '2.106', None))
+        self.assertEqual(('ERROR', 'error'),
+                         cell0_base.shown_state('error', '2.106', '2.105'))
+
+    def test_differences(self):
+        self.assertEqual([], cell0_base.differences(
+            {'a': 1, 'b': None}, {'a': 1, 'b': None, 'c': 3}))
+        self.assertEqual(
+            ["x: a: expected 1, got 2", "x: b: expected None, got '<absent>'"],
+            cell0_base.differences({'a': 1, 'b': None}, {'a': 2}, 'x: '))
+
+
+class TestQuotaOverrun(base.BaseTestCase):
+
+    def test_within_quota(self):
+        self.assertIsNone(cell0_base.quota_overrun('cores', 2, 1, 2))
+
+    def test_unlimited(self):
+        self.assertIsNone(cell0_base.quota_overrun('cores', -1, 1, 50))
+
+    def test_lowered_below_usage_may_stay(self):
+        # Forced to 0 while the buried server counts 1: still 1 is fine.
+        self.assertIsNone(cell0_base.quota_overrun('cores', 0, 1, 1))
+
+    def test_grew_past_quota(self):
+        message = cell0_base.quota_overrun('cores', 0, 1, 2)
+        self.assertIn('cores usage is 2', message)
+        self.assertIn('limit 0', message)
+        self.assertIsNone(cell0_base.quota_overrun('cores', 0, 0, 0))
+        self.assertIsNotNone(cell0_base.quota_overrun('cores', 0, 0, 1))
+
+
+class TestSkips(base.BaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        conf = cfg.ConfigOpts()
+        project_config.register_opts(conf)
+        conf([])
+        self.conf = conf
+        self.group = conf[project_config.GROUP_NAME]
+
+    def set(self, **overrides):
+        for name, value in overrides.items():
+            self.conf.set_override(name, value,
+                                   group=project_config.GROUP_NAME)
+            self.addCleanup(self.conf.clear_override, name,
+                            group=project_config.GROUP_NAME)
+
+    def test_pending_disabled(self):
+        self.assertIsNone(cell0_base.pending_disabled(self.group))
+        self.set(pending_state_enabled=True,
+                 pending_state_microversion='2.105')
+        self.assertIn('pending_state_enabled = True',
+                      cell0_base.pending_disabled(self.group))
+
+    def test_pending_disabled_needs_a_trigger(self):
+        self.set(novalidhost_trigger='none')
+        self.assertIn('novalidhost_trigger',
+                      cell0_base.pending_disabled(self.group))
+
+    @staticmethod
+    def _conf(ref=None, certs=None, cinder=False, neutron=True):
+        return types.SimpleNamespace(
+            compute=types.SimpleNamespace(
+                certified_image_ref=ref, certified_image_trusted_certs=certs),
+            service_available=types.SimpleNamespace(cinder=cinder,
+                                                    neutron=neutron))
+
+    def test_trusted_certs(self):
+        self.assertIn('certified_image_ref',
+                      cell0_base.trusted_certs(self._conf()))
+        self.assertIn('certified_image_trusted_certs',
+                      cell0_base.trusted_certs(self._conf(ref='img')))
+        self.assertIsNone(cell0_base.trusted_certs(
+            self._conf(ref='img', certs=['c1'])))
+
+    def test_services(self):
+        self.assertIn('[service_available] cinder is False',
+                      cell0_base.volumes(self._conf()))
+        self.assertIsNone(cell0_base.volumes(self._conf(cinder=True)))
+        self.assertIsNone(cell0_base.networks(self._conf()))
+        self.assertIn('[service_available] neutron is False',
+                      cell0_base.networks(self._conf(neutron=False)))
