@@ -41,6 +41,8 @@ LOG = logging.getLogger(__name__)
 # Placement answers 409 when the generation we sent is stale (nova's
 # resource tracker updates providers concurrently): re-read and try again.
 GENERATION_RETRIES = 5
+# Part of placement's message for a concurrent update of a provider (500).
+CONCURRENT_UPDATE = 'concurrently updated the resource provider'
 
 
 def random_trait_name():
@@ -140,6 +142,15 @@ class NoValidHostTrigger(object):
                     LOG.info('Generation %s of provider %s is stale '
                              '(attempt %d); retrying', generation,
                              provider_uuid, attempt)
+                except lib_exc.ServerFault as exc:
+                    # Two writers passing the generation check together:
+                    # placement answers 500 ResourceProviderConcurrent-
+                    # UpdateDetected ("Another thread concurrently updated
+                    # the resource provider data. Please retry").
+                    if CONCURRENT_UPDATE not in str(exc):
+                        raise
+                    LOG.info('Concurrent update of provider %s (attempt '
+                             '%d); retrying', provider_uuid, attempt)
         raise lib_exc.TempestException(
             'Could not set the traits of resource provider %s to %s: '
             'generation conflict %d times in a row'

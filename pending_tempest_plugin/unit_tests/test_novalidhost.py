@@ -34,6 +34,7 @@ class FakePlacement(object):
         self.traits = {RP: ['COMPUTE_NET_ATTACH_INTERFACE', 'HW_CPU_X86_AVX']}
         self.generation = {RP: 7}
         self.bump_before_update = 0   # concurrent writers to simulate
+        self.concurrent_500 = 0       # placement 500 concurrent updates
         self.microversions = []
         self.created, self.deleted = [], []
 
@@ -63,6 +64,11 @@ class FakePlacement(object):
     def update_resource_provider_traits(self, rp, traits,
                                         resource_provider_generation):
         self._seen()
+        if self.concurrent_500:
+            self.concurrent_500 -= 1
+            raise lib_exc.ServerFault(
+                'Another thread concurrently updated the resource provider '
+                'data. Please retry your update')
         if self.bump_before_update:
             self.bump_before_update -= 1
             self.generation[rp] += 1
@@ -147,6 +153,22 @@ class TestNoValidHostTrigger(base.BaseTestCase):
         self.placement.bump_before_update = 1
         self.test.run_cleanups()
         self.assertEqual(before, self.placement.traits[RP])
+
+    def test_restore_retries_concurrent_update_500(self):
+        before = list(self.placement.traits[RP])
+        self.trigger.create_flavor('project-1')
+        self.trigger.add_capacity(RP)
+        self.placement.concurrent_500 = 2
+        self.test.run_cleanups()
+        self.assertEqual(before, self.placement.traits[RP])
+
+    def test_other_server_fault_is_not_retried(self):
+        self.trigger.create_flavor('project-1')
+        self.placement.update_resource_provider_traits = mock.Mock(
+            side_effect=lib_exc.ServerFault('database is gone'))
+        self.assertRaises(lib_exc.ServerFault, self.trigger.add_capacity, RP)
+        self.assertEqual(
+            1, self.placement.update_resource_provider_traits.call_count)
 
     def test_persistent_conflict_fails_clearly(self):
         self.trigger.create_flavor('project-1')
