@@ -187,3 +187,37 @@ class TestDown(AioctlTestCase):
                      '--pidfile', 'p', '--aio-dir', aio_dir])
         self.assertEqual(0, code, err)
         self.assertIn('embedded cloud stopped', out)
+
+
+class TestCached(AioctlTestCase):
+
+    def cached(self, data, key='k', fail=False):
+        counter = os.path.join(self.tmp, 'runs')
+        script = ('cat; echo; echo run >> %s; %s' % (
+            counter, 'exit 3' if fail else 'true'))
+        stdin = mock.Mock(buffer=io.BytesIO(data))
+        with mock.patch.object(aioctl.sys, 'stdin', stdin):
+            result = self.run_main(
+                ['cached', '--file', os.path.join(self.tmp, 'c', 'out'),
+                 '--key', key, '--', 'bash', '-c', script])
+        runs = 0
+        if os.path.exists(counter):
+            with open(counter) as f:
+                runs = len(f.readlines())
+        return result, runs
+
+    def test_runs_once_per_input_then_replays(self):
+        (code, out, _), runs = self.cached(b'{"a": 1}')
+        self.assertEqual((0, '{"a": 1}\n', 1), (code, out, runs))
+        (code, out, _), runs = self.cached(b'{"a": 1}')
+        self.assertEqual((0, 'CACHED\n{"a": 1}\n', 1), (code, out, runs))
+        (code, out, _), runs = self.cached(b'{"a": 2}')
+        self.assertEqual((0, '{"a": 2}\n', 2), (code, out, runs))
+        (code, out, _), runs = self.cached(b'{"a": 2}', key='other nova')
+        self.assertEqual((0, '{"a": 2}\n', 3), (code, out, runs))
+
+    def test_failure_is_not_cached(self):
+        (code, _, _), runs = self.cached(b'x', fail=True)
+        self.assertEqual((3, 1), (code, runs))
+        (code, out, _), runs = self.cached(b'x')
+        self.assertEqual((0, 'x\n', 2), (code, out, runs))

@@ -174,6 +174,41 @@ def cmd_run(args):
     changed()
 
 
+# ------------------------------------------------------------- cached ----
+
+def cmd_cached(args):
+    """Run a command once per distinct input; replay its output after.
+
+    The key is a hash of ``--key`` and of stdin (the command's input).  When
+    ``--file`` holds output stored under the same key, print ``CACHED`` and
+    that output without running anything; otherwise run the command with the
+    same stdin and, if it succeeds, store its output.  The files live in the
+    cloud's data directory, so ``down --purge`` forgets them with the data
+    they describe.
+    """
+    data = sys.stdin.buffer.read()
+    key = hashlib.sha256(args.key.encode() + b'\0' + data).hexdigest()
+    try:
+        with open(args.file) as f:
+            stored_key, _, output = f.read().partition('\n')
+        if stored_key == key:
+            sys.stdout.write('CACHED\n' + output)
+            return
+    except FileNotFoundError:
+        pass
+    proc = subprocess.run(args.command, input=data, capture_output=True)
+    sys.stderr.write(proc.stderr.decode(errors='replace'))
+    output = proc.stdout.decode(errors='replace')
+    sys.stdout.write(output)
+    if proc.returncode:
+        sys.exit(proc.returncode)
+    os.makedirs(os.path.dirname(args.file), exist_ok=True)
+    tmp = args.file + '.tmp'
+    with open(tmp, 'w') as f:
+        f.write(key + '\n' + output)
+    os.replace(tmp, args.file)
+
+
 # -------------------------------------------------------------- files ----
 
 def cmd_write_files(args):
@@ -480,6 +515,12 @@ def main(argv=None):
     p.add_argument('--cwd')
     p.add_argument('command', nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser('cached')
+    p.add_argument('--file', required=True)
+    p.add_argument('--key', default='')
+    p.add_argument('command', nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_cached)
 
     p = sub.add_parser('write-files')
     p.set_defaults(func=cmd_write_files)
