@@ -18,9 +18,10 @@ The trigger creates a private flavor that requires a random custom trait
 so scheduling a server with the flavor fails with NoValidHost, while every
 other flavor of the cloud schedules as before.  ``add_capacity`` adds the
 trait to exactly one compute resource provider, which makes capacity
-"appear" for that flavor only; the provider's previous trait list is put
-back when the test ends.  Everything is undone through ``addCleanup`` even
-when the test fails: provider traits first, then the flavor, then the trait.
+"appear" for that flavor only; that trait (and only it: parallel tests may
+add theirs to the same provider) is removed when the test ends.
+Everything is undone through ``addCleanup`` even when the test fails:
+provider traits first, then the flavor, then the trait.
 
 Needs admin clients (flavors, placement).
 """
@@ -109,15 +110,17 @@ class NoValidHostTrigger(object):
     def add_capacity(self, provider_uuid=None):
         """Add the flavor's trait to exactly one provider; return its UUID.
 
-        The provider's trait list as it was before is restored at cleanup,
-        with the generation current at that time.
+        The trait is removed again at cleanup.  Only this trigger's own
+        trait is added and removed (re-reading the provider each time), so
+        triggers of tests running in parallel on the same provider, and
+        nova's own trait updates, are left alone.
         """
         if self.trait is None:
             raise RuntimeError('create_flavor() first: no trait yet')
         provider_uuid = provider_uuid or self.pick_provider()
-        before = self._read_traits(provider_uuid)[0]
-        self.test.addCleanup(self._put_traits, provider_uuid, before)
-        self._put_traits(provider_uuid, before + [self.trait])
+        self.test.addCleanup(self._put_traits, provider_uuid,
+                             remove=[self.trait])
+        self._put_traits(provider_uuid, add=[self.trait])
         return provider_uuid
 
     def _read_traits(self, provider_uuid):
@@ -126,16 +129,17 @@ class NoValidHostTrigger(object):
                 provider_uuid)
         return sorted(body['traits']), body['resource_provider_generation']
 
-    def _put_traits(self, provider_uuid, traits):
-        """Set the trait list, re-reading the generation on 409."""
+    def _put_traits(self, provider_uuid, add=(), remove=()):
+        """Add / remove traits, re-reading the provider on a conflict."""
         with microversions.placement():
             for attempt in range(1, GENERATION_RETRIES + 1):
                 current, generation = self._read_traits(provider_uuid)
-                if current == sorted(traits):
+                traits = sorted((set(current) | set(add)) - set(remove))
+                if current == traits:
                     return
                 try:
                     self.rp_client.update_resource_provider_traits(
-                        provider_uuid, traits=sorted(traits),
+                        provider_uuid, traits=traits,
                         resource_provider_generation=generation)
                     return
                 except lib_exc.Conflict:
@@ -152,9 +156,10 @@ class NoValidHostTrigger(object):
                     LOG.info('Concurrent update of provider %s (attempt '
                              '%d); retrying', provider_uuid, attempt)
         raise lib_exc.TempestException(
-            'Could not set the traits of resource provider %s to %s: '
+            'Could not add %s / remove %s on resource provider %s: '
             'generation conflict %d times in a row'
-            % (provider_uuid, sorted(traits), GENERATION_RETRIES))
+            % (sorted(add), sorted(remove), provider_uuid,
+               GENERATION_RETRIES))
 
     def _delete_trait(self, trait):
         with microversions.placement():

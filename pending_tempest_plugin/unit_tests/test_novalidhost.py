@@ -154,6 +154,23 @@ class TestNoValidHostTrigger(base.BaseTestCase):
         self.test.run_cleanups()
         self.assertEqual(before, self.placement.traits[RP])
 
+    def test_parallel_triggers_on_one_provider_remove_only_their_trait(self):
+        # Two tests add their trait to the same provider and end in the
+        # order A, B: each removes its own trait, none comes back.
+        before = list(self.placement.traits[RP])
+        other_test = fakes.CleanupRecorder()
+        other = novalidhost.NoValidHostTrigger(
+            other_test, self.flavors, self.placement, self.placement)
+        self.trigger.create_flavor('project-1')
+        other.create_flavor('project-2')
+        self.trigger.add_capacity(RP)
+        other.add_capacity(RP)
+        self.test.run_cleanups()
+        self.assertEqual(sorted(before + [other.trait]),
+                         self.placement.traits[RP])
+        other_test.run_cleanups()
+        self.assertEqual(before, self.placement.traits[RP])
+
     def test_restore_retries_concurrent_update_500(self):
         before = list(self.placement.traits[RP])
         self.trigger.create_flavor('project-1')

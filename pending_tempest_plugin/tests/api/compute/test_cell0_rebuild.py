@@ -45,17 +45,21 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         trigger = self.novalidhost_trigger()
         return trigger, self.bury(trigger, **kwargs)
 
-    def _check_rebuilt(self, server_id):
-        self.assert_on_healthy_host(server_id)
-        # interp-hard-delete: no deleted copy of the server is left behind.
+    def _deleted_records(self, server_id):
+        """How many deleted records of the server admin can list."""
         with self.at('2.1'):
             deleted = self.admin_servers.list_servers(
                 detail=True, all_tenants=True, deleted=True,
                 uuid=server_id)['servers']
+        return len([s for s in deleted if s['id'] == server_id])
+
+    def _check_rebuilt(self, server_id):
+        self.assert_on_healthy_host(server_id)
+        # interp-hard-delete: no deleted copy of the server is left behind.
+        count = self._deleted_records(server_id)
         self.assertEqual(
-            [], [s['id'] for s in deleted if s['id'] == server_id],
-            'Deleted records of rebuilt server %s: expected none (the cell0 '
-            'record is hard deleted), got some' % server_id)
+            0, count, 'Deleted records of rebuilt server %s: expected none '
+            '(the cell0 record is hard deleted), got %d' % (server_id, count))
 
     @decorators.idempotent_id('15769485-1bcd-4200-a820-6e371cd19e73')
     @markers.requirements('RB-01', 'RB-03', 'RB-13', 'PEND-10')
@@ -327,7 +331,7 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
                          'its cell0 rebuild')
 
     @decorators.idempotent_id('4389f17c-111c-47b9-a3dd-92d0ca0428c7')
-    @markers.requirements('RB-18')
+    @markers.requirements('RB-18', 'RB-13')
     def test_delete_after_rebuild(self):
         """Deleting after a failed and after a successful cell0 rebuild."""
         trigger, failed = self._buried()
@@ -344,6 +348,12 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
                                              server['id'])
             problems.extend('after a %s cell0 rebuild: %s' % (label, p)
                             for p in self.leftovers(server['id']))
+            count = self._deleted_records(server['id'])
+            if count != 1:
+                problems.append(
+                    'after a %s cell0 rebuild: deleted records of %s: '
+                    'expected exactly 1 (earlier cell0 records hard '
+                    'deleted), got %d' % (label, server['id'], count))
         in_use = self.usage('instances')[1]
         if in_use != in_use_before - 2:
             problems.append('instances in_use: expected %d, got %d' % (
