@@ -53,6 +53,12 @@ def _settled(server):
     return server.get('OS-EXT-STS:task_state') is None
 
 
+def _bounds(timeout, interval):
+    """``[compute] build_timeout`` / ``build_interval`` where not given."""
+    return (CONF.compute.build_timeout if timeout is None else timeout,
+            CONF.compute.build_interval if interval is None else interval)
+
+
 def wait_for_server_status(client, server_id, expected, terminal=TERMINAL,
                            timeout=None, interval=None):
     """Poll ``client.show_server`` until the server is in ``expected``.
@@ -69,10 +75,7 @@ def wait_for_server_status(client, server_id, expected, terminal=TERMINAL,
     expected = frozenset([expected] if isinstance(expected, str)
                          else expected)
     wanted = '/'.join(sorted(expected))
-    if timeout is None:
-        timeout = CONF.compute.build_timeout
-    if interval is None:
-        interval = CONF.compute.build_interval
+    timeout, interval = _bounds(timeout, interval)
     deadline = time.monotonic() + timeout
     while True:
         server = client.show_server(server_id)['server']
@@ -103,10 +106,7 @@ def wait_for_server_deletion(client, server_id, timeout=None, interval=None):
     A server in ERROR while being deleted is not terminal here: nova
     retries the delete of a server whose compute comes back.
     """
-    if timeout is None:
-        timeout = CONF.compute.build_timeout
-    if interval is None:
-        interval = CONF.compute.build_interval
+    timeout, interval = _bounds(timeout, interval)
     deadline = time.monotonic() + timeout
     while True:
         try:

@@ -126,23 +126,29 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
 
     @classmethod
     def create_server(cls, client=None, flavor=None, wait_for='ACTIVE',
-                      cleanup=None, **kwargs):
-        """Boot a server with no network and wait until it is settled.
+                      cleanup=None, version=None, **kwargs):
+        """Boot a server (no network by default) and wait until it settles.
 
         :param client: servers client of the owner (default: owner_member).
         :param wait_for: a status or a set of statuses; None: do not wait.
         :param cleanup: the object whose ``addCleanup`` deletes the server
                         (a test); default: a class resource cleanup.
+        :param version: request microversion (default 2.37, for networks
+                        "none").
+        :param kwargs: more create parameters; ``name``, ``imageRef`` and
+                       ``networks`` default to a random name, ``[compute]
+                       image_ref`` and "none".
         :returns: the server body after the wait (or the create response).
         """
         client = client or cls.os_primary.servers_client
-        name = data_utils.rand_name(name=cls.__name__ + '-server',
-                                    prefix=CONF.resource_name_prefix)
-        with cls.at(NO_NETWORK_MICROVERSION):
+        kwargs.setdefault('name', data_utils.rand_name(
+            name=cls.__name__ + '-server', prefix=CONF.resource_name_prefix))
+        kwargs.setdefault('imageRef', CONF.compute.image_ref)
+        kwargs.setdefault('networks', 'none')
+        with cls.at(version or NO_NETWORK_MICROVERSION):
             server = client.create_server(
-                name=name, imageRef=CONF.compute.image_ref,
                 flavorRef=flavor or CONF.compute.flavor_ref,
-                networks='none', **kwargs)['server']
+                **kwargs)['server']
         (cleanup or _ClassCleanups(cls)).addCleanup(
             cls.delete_server, server['id'])
         if wait_for is None:

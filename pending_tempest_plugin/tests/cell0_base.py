@@ -268,15 +268,11 @@ class Cell0Test(base.ConformanceTest):
         if networks is None:
             networks = ([{'uuid': self.network['id']}] if self.network
                         else 'none')
-        kwargs.setdefault('name', data_utils.rand_name(
-            name=self.__class__.__name__ + '-server',
-            prefix=CONF.resource_name_prefix))
-        with self.at(version or base.NO_NETWORK_MICROVERSION):
-            server = self.owner_servers.create_server(
-                imageRef=image or CONF.compute.image_ref,
-                flavorRef=flavor_id, networks=networks, **kwargs)['server']
-        self.addCleanup(self.delete_server, server['id'])
-        return server
+        if image:
+            kwargs['imageRef'] = image
+        return self.create_server(
+            client=self.owner_servers, flavor=flavor_id, wait_for=None,
+            cleanup=self, version=version, networks=networks, **kwargs)
 
     def wait_status(self, server_id, status):
         """Wait as admin, at a microversion that shows PENDING."""

@@ -14,6 +14,10 @@
 """Stand-ins shared by the helper unit tests."""
 
 import fixtures
+from oslo_config import cfg
+from oslotest import base
+
+from pending_tempest_plugin import config as project_config
 
 
 class CleanupRecorder(object):
@@ -48,3 +52,22 @@ class FakeClock(fixtures.Fixture):
     def _sleep(self, seconds):
         self.sleeps.append(seconds)
         self.now += seconds
+
+
+class ConfTestCase(base.BaseTestCase):
+    """A private ConfigOpts with [nova_conformance]; ``set()`` overrides."""
+
+    def setUp(self):
+        super().setUp()
+        conf = cfg.ConfigOpts()
+        project_config.register_opts(conf)
+        conf([])
+        self.conf = conf
+        self.group = conf[project_config.GROUP_NAME]
+
+    def set(self, **overrides):
+        for name, value in overrides.items():
+            self.conf.set_override(name, value,
+                                   group=project_config.GROUP_NAME)
+            self.addCleanup(self.conf.clear_override, name,
+                            group=project_config.GROUP_NAME)

@@ -15,11 +15,10 @@
 
 import types
 
-from oslo_config import cfg
 from oslotest import base
 
-from pending_tempest_plugin import config as project_config
 from pending_tempest_plugin.tests import cell0_base
+from pending_tempest_plugin.unit_tests import fakes
 
 
 class TestMicroversions(base.BaseTestCase):
@@ -89,22 +88,7 @@ class TestQuotaOverrun(base.BaseTestCase):
         self.assertIsNotNone(cell0_base.quota_overrun('cores', 0, 0, 1))
 
 
-class TestSkips(base.BaseTestCase):
-
-    def setUp(self):
-        super().setUp()
-        conf = cfg.ConfigOpts()
-        project_config.register_opts(conf)
-        conf([])
-        self.conf = conf
-        self.group = conf[project_config.GROUP_NAME]
-
-    def set(self, **overrides):
-        for name, value in overrides.items():
-            self.conf.set_override(name, value,
-                                   group=project_config.GROUP_NAME)
-            self.addCleanup(self.conf.clear_override, name,
-                            group=project_config.GROUP_NAME)
+class TestSkips(fakes.ConfTestCase):
 
     def test_pending_disabled(self):
         self.assertIsNone(cell0_base.pending_disabled(self.group))

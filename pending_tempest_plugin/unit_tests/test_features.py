@@ -13,30 +13,13 @@
 #    under the License.
 """Skip messages and configuration contradictions."""
 
-from oslo_config import cfg
-from oslotest import base
 from tempest.lib import exceptions as lib_exc
 
 from pending_tempest_plugin.common import features
-from pending_tempest_plugin import config as project_config
+from pending_tempest_plugin.unit_tests import fakes
 
 
-class TestFeatures(base.BaseTestCase):
-
-    def setUp(self):
-        super().setUp()
-        conf = cfg.ConfigOpts()
-        project_config.register_opts(conf)
-        conf([])
-        self.conf = conf
-        self.group = conf[project_config.GROUP_NAME]
-
-    def set(self, **overrides):
-        for name, value in overrides.items():
-            self.conf.set_override(name, value,
-                                   group=project_config.GROUP_NAME)
-            self.addCleanup(self.conf.clear_override, name,
-                            group=project_config.GROUP_NAME)
+class TestFeatures(fakes.ConfTestCase):
 
     def test_defaults_skip_every_new_feature_naming_the_option(self):
         self.assertEqual([], features.config_problems(self.group))
