@@ -18,7 +18,8 @@ pointing at .aio/clouds.yaml.  Checks, as admin:
 
 - every nova-compute is enabled, up and not forced down (disruptive tests
   restored what they touched);
-- no server in any project, no port bound to a server;
+- no server in any project, no port bound to a server, no volume,
+  volume snapshot or backup in any project;
 - no flavor, project, network or CUSTOM_ trait besides the seeded ones.
 
 Prints every leftover and exits 1 if there is any.
@@ -49,6 +50,15 @@ def main():
         if (port.device_owner or '').startswith('compute:'):
             problems.append('port %s bound to server %s' % (port.id,
                                                             port.device_id))
+    for volume in conn.block_storage.volumes(all_projects=True):
+        problems.append('volume %s (%s) of project %s, %s' % (
+            volume.id, volume.name, volume.project_id, volume.status))
+    for snapshot in conn.block_storage.snapshots(all_projects=True):
+        problems.append('volume snapshot %s of volume %s, %s' % (
+            snapshot.id, snapshot.volume_id, snapshot.status))
+    for backup in conn.block_storage.backups(all_projects=True):
+        problems.append('volume backup %s of volume %s, %s' % (
+            backup.id, backup.volume_id, backup.status))
     for flavor in conn.compute.flavors(is_public=None):
         if flavor.name not in SEED_FLAVORS:
             problems.append('flavor %s (%s)' % (flavor.id, flavor.name))

@@ -23,7 +23,11 @@ pointing at .aio/clouds.yaml:
 3. admin at microversion 2.16 reads host_status UP; after the supervisor
    stops that server's nova-compute it reads UNKNOWN within the bound; after
    start, UP again;
-4. both servers are deleted and their ports are gone.
+4. both servers are deleted and their ports are gone;
+5. the member boots from a volume Cinder makes from the image, with a
+   blank data volume as a second disk: ACTIVE, both volumes in-use;
+   deleting the server deletes the root volume (delete_on_termination) and
+   returns the data volume to available.
 
 Prints one line per check and exits non-zero at the first failure.
 """
@@ -80,6 +84,61 @@ def boot(member, admin, name, args, hints=None):
     return server, host
 
 
+def volume_smoke(member, args):
+    """Boot from a volume made from the image, with a blank data volume.
+
+    Deleting the server deletes the root volume (delete_on_termination)
+    and returns the data volume to available; the data volume is then
+    deleted too.
+    """
+    net = member.network.find_network(args.network)
+    data = member.block_storage.create_volume(size=1, name='aio-smoke-data')
+    try:
+        data = member.block_storage.wait_for_status(
+            data, 'available', failures=['error'], wait=args.timeout)
+        check(True, 'blank data volume %s available' % data.id)
+        server = member.compute.create_server(
+            name='aio-smoke-bfv',
+            flavor_id=member.compute.find_flavor(args.flavor).id,
+            networks=[{'uuid': net.id}],
+            block_device_mapping=[
+                {'boot_index': 0, 'source_type': 'image',
+                 'destination_type': 'volume', 'volume_size': 1,
+                 'uuid': member.image.find_image(args.image).id,
+                 'delete_on_termination': True},
+                {'source_type': 'volume', 'destination_type': 'volume',
+                 'uuid': data.id, 'delete_on_termination': False}])
+        try:
+            server = member.compute.wait_for_server(server, wait=args.timeout)
+            check(server.status == 'ACTIVE',
+                  'boot-from-volume server ACTIVE (root volume created '
+                  'from the image)')
+            attached = [a['id'] for a in server.attached_volumes]
+            root = [v for v in attached if v != data.id]
+            check(len(attached) == 2 and data.id in attached,
+                  'root and data volume attached (%s)' % attached)
+            for volume_id in attached:
+                volume = member.block_storage.get_volume(volume_id)
+                check(volume.status == 'in-use',
+                      'volume %s in-use' % volume_id)
+            check(member.block_storage.get_volume(root[0]).is_bootable,
+                  'root volume %s bootable' % root[0])
+        finally:
+            member.compute.delete_server(server.id, ignore_missing=True)
+            member.compute.wait_for_delete(server, wait=args.timeout)
+        wait_for('root volume deleted with its server',
+                 lambda: member.block_storage.find_volume(root[0]) is None,
+                 args.timeout)
+        check(True, 'root volume %s deleted with its server' % root[0])
+        data = member.block_storage.wait_for_status(
+            data, 'available', failures=['error'], wait=args.timeout)
+        check(True, 'data volume %s available again' % data.id)
+    finally:
+        member.block_storage.delete_volume(data.id, ignore_missing=True)
+        member.block_storage.wait_for_delete(data, wait=args.timeout)
+    check(True, 'data volume deleted')
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--supervisorctl', required=True)
@@ -127,6 +186,8 @@ def main():
     left = [p.id for s in servers for p in admin.network.ports(
         device_id=s.id)]
     check(not left, 'servers deleted, no port left behind')
+
+    volume_smoke(member, args)
 
 
 if __name__ == '__main__':

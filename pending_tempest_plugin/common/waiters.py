@@ -59,6 +59,30 @@ def _bounds(timeout, interval):
             CONF.compute.build_interval if interval is None else interval)
 
 
+def _poll(fetch, done, timeout, interval, timed_out):
+    """Call ``fetch()`` until ``done(value)``; return that value.
+
+    ``done`` may raise to end the wait early (an unexpected terminal
+    state); past ``timeout`` seconds ``timed_out(value)`` is raised.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        value = fetch()
+        if done(value):
+            return value
+        if time.monotonic() >= deadline:
+            raise timed_out(value)
+        time.sleep(interval)
+
+
+def _gone(show):
+    """``show()``, or None once it answers 404."""
+    try:
+        return show()
+    except lib_exc.NotFound:
+        return None
+
+
 def wait_for_server_status(client, server_id, expected, terminal=TERMINAL,
                            timeout=None, interval=None):
     """Poll ``client.show_server`` until the server is in ``expected``.
@@ -76,23 +100,24 @@ def wait_for_server_status(client, server_id, expected, terminal=TERMINAL,
                          else expected)
     wanted = '/'.join(sorted(expected))
     timeout, interval = _bounds(timeout, interval)
-    deadline = time.monotonic() + timeout
-    while True:
-        server = client.show_server(server_id)['server']
+
+    def done(server):
         status = server.get('status')
         if status in expected and (status in terminal or _settled(server)):
-            return server
+            return True
         if status in terminal and status not in expected:
             fault = server.get('fault', {}).get('message')
             raise UnexpectedServerState(
                 server_id=server_id, expected=wanted,
                 actual=describe(server),
                 fault='; fault: %s' % fault if fault else '')
-        if time.monotonic() >= deadline:
-            raise ServerStateTimeout(server_id=server_id, expected=wanted,
-                                     timeout=timeout,
-                                     actual=describe(server))
-        time.sleep(interval)
+        return False
+
+    return _poll(
+        lambda: client.show_server(server_id)['server'], done, timeout,
+        interval, lambda server: ServerStateTimeout(
+            server_id=server_id, expected=wanted, timeout=timeout,
+            actual=describe(server)))
 
 
 class ServerDeletionTimeout(lib_exc.TimeoutException):
@@ -107,15 +132,65 @@ def wait_for_server_deletion(client, server_id, timeout=None, interval=None):
     retries the delete of a server whose compute comes back.
     """
     timeout, interval = _bounds(timeout, interval)
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            server = client.show_server(server_id)['server']
-        except lib_exc.NotFound:
-            return
-        if server.get('status') == 'DELETED':
-            return
-        if time.monotonic() >= deadline:
-            raise ServerDeletionTimeout(server_id=server_id, timeout=timeout,
-                                        actual=describe(server))
-        time.sleep(interval)
+    _poll(lambda: _gone(lambda: client.show_server(server_id)['server']),
+          lambda server: server is None or server.get('status') == 'DELETED',
+          timeout, interval, lambda server: ServerDeletionTimeout(
+              server_id=server_id, timeout=timeout, actual=describe(server)))
+
+
+class UnexpectedVolumeState(lib_exc.TempestException):
+    message = ('Volume %(volume_id)s reached %(actual)s while waiting for '
+               '%(expected)s')
+
+
+class VolumeStateTimeout(lib_exc.TimeoutException):
+    message = ('Volume %(volume_id)s did not reach %(expected)s within '
+               '%(timeout)s s; last status: %(actual)s')
+
+
+def _volume_bounds(timeout, interval):
+    """``[volume] build_timeout`` / ``build_interval`` where not given."""
+    return (CONF.volume.build_timeout if timeout is None else timeout,
+            CONF.volume.build_interval if interval is None else interval)
+
+
+def wait_for_volume_status(client, volume_id, expected, timeout=None,
+                           interval=None):
+    """Poll ``client.show_volume`` until the volume is in ``expected``.
+
+    A status starting with ``error`` that is not expected ends the wait
+    at once.
+
+    :param expected: a status or a collection of them.
+    :returns: the volume body in its final state.
+    """
+    expected = frozenset([expected] if isinstance(expected, str)
+                         else expected)
+    wanted = '/'.join(sorted(expected))
+    timeout, interval = _volume_bounds(timeout, interval)
+
+    def done(volume):
+        status = volume.get('status')
+        if status in expected:
+            return True
+        if status.startswith('error'):
+            raise UnexpectedVolumeState(volume_id=volume_id,
+                                        expected=wanted, actual=status)
+        return False
+
+    return _poll(
+        lambda: client.show_volume(volume_id)['volume'], done, timeout,
+        interval, lambda volume: VolumeStateTimeout(
+            volume_id=volume_id, expected=wanted, timeout=timeout,
+            actual=volume.get('status')))
+
+
+def wait_for_volume_deletion(client, volume_id, timeout=None,
+                             interval=None):
+    """Poll until ``show_volume`` answers 404."""
+    timeout, interval = _volume_bounds(timeout, interval)
+    _poll(lambda: _gone(lambda: client.show_volume(volume_id)['volume']),
+          lambda volume: volume is None, timeout, interval,
+          lambda volume: VolumeStateTimeout(
+              volume_id=volume_id, expected='deleted', timeout=timeout,
+              actual=volume.get('status')))

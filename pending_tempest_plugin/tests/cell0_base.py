@@ -451,6 +451,34 @@ class Cell0Test(base.ConformanceTest):
         test_utils.call_and_ignore_notfound_exc(
             cls.os_primary.networks_client.delete_network, network_id)
 
+    def create_volume(self, **kwargs):
+        """Create a volume as the owner; wait until it is available.
+
+        The cleanup (registered before any server that uses the volume, so
+        it runs after that server is deleted) waits for the volume to be
+        released, deletes it and waits until it is gone.
+        """
+        volumes = self.os_primary.volumes_client_latest
+        volume = volumes.create_volume(
+            size=CONF.volume.volume_size,
+            name=data_utils.rand_name(name=self.__class__.__name__ + '-vol',
+                                      prefix=CONF.resource_name_prefix),
+            **kwargs)['volume']
+        self.addCleanup(self._delete_volume, volume['id'])
+        return waiters.wait_for_volume_status(volumes, volume['id'],
+                                              'available')
+
+    def _delete_volume(self, volume_id):
+        volumes = self.os_primary.volumes_client_latest
+        try:
+            waiters.wait_for_volume_status(volumes, volume_id,
+                                           ('available', 'error'))
+        except lib_exc.NotFound:
+            return
+        test_utils.call_and_ignore_notfound_exc(volumes.delete_volume,
+                                                volume_id)
+        waiters.wait_for_volume_deletion(volumes, volume_id)
+
     def create_keypair(self):
         name = data_utils.rand_name(name=self.__class__.__name__ + '-key',
                                     prefix=CONF.resource_name_prefix)

@@ -17,6 +17,7 @@ from unittest import mock
 
 import fixtures
 from oslotest import base
+from tempest.lib import exceptions as lib_exc
 
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.unit_tests import fakes
@@ -116,3 +117,67 @@ class TestWaitForServerStatus(base.BaseTestCase):
     def test_non_admin_body_without_extended_status(self):
         body = {'server': {'id': SERVER_ID, 'status': 'ACTIVE'}}
         self.assertEqual('ACTIVE', self.wait([body], 'ACTIVE')['status'])
+
+
+class TestWaitForDeletionAndVolumes(base.BaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.clock = self.useFixture(fakes.FakeClock(waiters))
+        self.conf = self.useFixture(
+            fixtures.MockPatchObject(waiters, 'CONF')).mock
+        self.conf.compute.build_timeout = 30
+        self.conf.compute.build_interval = 2
+        self.conf.volume.build_timeout = 20
+        self.conf.volume.build_interval = 1
+        self.client = mock.Mock()
+
+    def test_server_deletion_ends_at_404(self):
+        self.client.show_server.side_effect = [
+            server('ACTIVE', task_state='deleting'),
+            server('ERROR', task_state='deleting'),
+            lib_exc.NotFound()]
+        waiters.wait_for_server_deletion(self.client, SERVER_ID)
+        self.assertEqual([2, 2], self.clock.sleeps)
+
+    def test_server_deletion_times_out_naming_the_state(self):
+        self.client.show_server.return_value = server('ACTIVE')
+        exc = self.assertRaises(
+            waiters.ServerDeletionTimeout, waiters.wait_for_server_deletion,
+            self.client, SERVER_ID)
+        self.assertIn('ACTIVE (vm_state active', str(exc))
+        self.assertEqual(30, sum(self.clock.sleeps))
+
+    def test_volume_reaches_available(self):
+        self.client.show_volume.side_effect = [
+            {'volume': {'status': 'creating'}},
+            {'volume': {'status': 'downloading'}},
+            {'volume': {'status': 'available', 'id': 'v'}}]
+        body = waiters.wait_for_volume_status(self.client, 'v', 'available')
+        self.assertEqual('v', body['id'])
+        self.assertEqual([1, 1], self.clock.sleeps)
+
+    def test_volume_error_ends_the_wait(self):
+        self.client.show_volume.return_value = {
+            'volume': {'status': 'error_deleting'}}
+        exc = self.assertRaises(
+            waiters.UnexpectedVolumeState, waiters.wait_for_volume_status,
+            self.client, 'v', ('available', 'in-use'))
+        self.assertIn('error_deleting while waiting for available/in-use',
+                      str(exc))
+        self.assertEqual([], self.clock.sleeps)
+
+    def test_volume_timeout_uses_volume_bounds(self):
+        self.client.show_volume.return_value = {
+            'volume': {'status': 'detaching'}}
+        exc = self.assertRaises(
+            waiters.VolumeStateTimeout, waiters.wait_for_volume_status,
+            self.client, 'v', 'available')
+        self.assertIn('within 20 s; last status: detaching', str(exc))
+        self.assertEqual(20, sum(self.clock.sleeps))
+
+    def test_volume_deletion(self):
+        self.client.show_volume.side_effect = [
+            {'volume': {'status': 'deleting'}}, lib_exc.NotFound()]
+        waiters.wait_for_volume_deletion(self.client, 'v')
+        self.assertEqual([1], self.clock.sleeps)

@@ -179,7 +179,8 @@ def cmd_run(args):
 def cmd_cached(args):
     """Run a command once per distinct input; replay its output after.
 
-    The key is a hash of ``--key`` and of stdin (the command's input).  When
+    The key is a hash of ``--key``, of stdin (the command's input) and of
+    the text of every ``.py`` script in the command.  When
     ``--file`` holds output stored under the same key, print ``CACHED`` and
     that output without running anything; otherwise run the command with the
     same stdin and, if it succeeds, store its output.  The files live in the
@@ -187,7 +188,13 @@ def cmd_cached(args):
     they describe.
     """
     data = sys.stdin.buffer.read()
-    key = hashlib.sha256(args.key.encode() + b'\0' + data).hexdigest()
+    digest = hashlib.sha256(args.key.encode() + b'\0' + data)
+    # A changed script is a changed input: its text is part of the key.
+    for arg in args.command:
+        if arg.endswith('.py') and os.path.isfile(arg):
+            with open(arg, 'rb') as f:
+                digest.update(b'\0' + f.read())
+    key = digest.hexdigest()
     try:
         with open(args.file) as f:
             stored_key, _, output = f.read().partition('\n')

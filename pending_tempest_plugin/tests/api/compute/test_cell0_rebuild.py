@@ -26,7 +26,6 @@ import base64
 
 from tempest import config
 from tempest.lib.common.utils import data_utils
-from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
@@ -242,34 +241,96 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
     @decorators.idempotent_id('f571f30c-0993-490d-8518-b5fe8338f95c')
     @markers.requirements('RB-06')
     def test_rebuild_boot_from_volume(self):
-        """A volume-backed server keeps its root volume (same volume ID)."""
+        """A volume-backed server keeps its root and its data volume.
+
+        The root volume is created from the image, the data volume is
+        blank; both are the owner's.  After the cell0 rebuild the server
+        has exactly those two attached, the root one as its root device;
+        deleting the server releases both (delete_on_termination false).
+        """
         self.skip_unless(features.cell0_rebuild())
         self.skip_unless(cell0_base.volumes())
-        volumes = self.os_primary.volumes_client_latest
-        volume = volumes.create_volume(
-            size=CONF.volume.volume_size, imageRef=CONF.compute.image_ref,
-            name=data_utils.rand_name(name='cell0-root',
-                                      prefix=CONF.resource_name_prefix)
-        )['volume']
-        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
-                        volumes.delete_volume, volume['id'])
-        self.assertTrue(test_utils.call_until_true(
-            lambda: volumes.show_volume(volume['id'])['volume']['status']
-            == 'available', CONF.volume.build_timeout,
-            CONF.volume.build_interval), 'Volume did not become available')
-        bdm = [{'boot_index': 0, 'uuid': volume['id'],
+        root = self.create_volume(imageRef=CONF.compute.image_ref)
+        data = self.create_volume()
+        bdm = [{'boot_index': 0, 'uuid': root['id'],
                 'source_type': 'volume', 'destination_type': 'volume',
+                'delete_on_termination': False},
+               {'uuid': data['id'], 'source_type': 'volume',
+                'destination_type': 'volume',
                 'delete_on_termination': False}]
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger, version=self.rebuild_mv, image='',
                            block_device_mapping_v2=bdm)
         trigger.add_capacity()
-        self.rebuild_to_active(server['id'])
-        attached = self.owner_servers.list_volume_attachments(
-            server['id'])['volumeAttachments']
-        self.assertEqual([volume['id']], [a['volumeId'] for a in attached],
-                         'Volumes of the rebuilt server: expected its root '
-                         'volume')
+        body = self.rebuild_to_active(server['id'])
+        self._assert_attached(body, root['id'], {root['id'], data['id']})
+        self.delete_server(server['id'])
+        volumes = self.os_primary.volumes_client_latest
+        for volume in (root, data):
+            after = waiters.wait_for_volume_status(
+                volumes, volume['id'], ('available', 'in-use'))
+            self.assertEqual(
+                ('available', []),
+                (after['status'], after['attachments']),
+                'Volume %s after its rebuilt server was deleted' %
+                volume['id'])
+
+    @decorators.idempotent_id('5032cb56-3539-469f-8def-1c8f50e12e77')
+    @markers.requirements('RB-06')
+    def test_rebuild_boot_from_image_to_volume(self):
+        """A root volume still to be created from the image gets created.
+
+        Buried in cell0, the server's root mapping (image to volume,
+        delete_on_termination true) has no volume yet: the rebuild creates
+        one, attaches it as the root device, and deleting the server
+        deletes it.
+        """
+        self.skip_unless(features.cell0_rebuild())
+        self.skip_unless(cell0_base.volumes())
+        bdm = [{'boot_index': 0, 'uuid': CONF.compute.image_ref,
+                'source_type': 'image', 'destination_type': 'volume',
+                'volume_size': CONF.volume.volume_size,
+                'delete_on_termination': True}]
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv, image='',
+                           block_device_mapping_v2=bdm)
+        trigger.add_capacity()
+        body = self.rebuild_to_active(server['id'])
+        attached = body.get('os-extended-volumes:volumes_attached') or []
+        self.assertEqual(1, len(attached),
+                         'Volumes of the rebuilt server: expected one root '
+                         'volume created from the image, got %s' % attached)
+        root_id = attached[0]['id']
+        self._assert_attached(body, root_id, {root_id})
+        volumes = self.os_admin.volumes_client_latest
+        root = volumes.show_volume(root_id)['volume']
+        self.assertEqual(
+            CONF.compute.image_ref,
+            (root.get('volume_image_metadata') or {}).get('image_id'),
+            'Image of the root volume created by the cell0 rebuild')
+        self.delete_server(server['id'])
+        waiters.wait_for_volume_deletion(volumes, root_id)
+
+    def _assert_attached(self, body, root_id, expected_ids):
+        """The server has exactly ``expected_ids``, ``root_id`` as root."""
+        attachments = self.owner_servers.list_volume_attachments(
+            body['id'])['volumeAttachments']
+        self.assertEqual(sorted(expected_ids),
+                         sorted(a['volumeId'] for a in attachments),
+                         'Volumes attached to the rebuilt server')
+        devices = {a['volumeId']: a.get('device') for a in attachments}
+        root_device = body.get('OS-EXT-SRV-ATTR:root_device_name')
+        self.assertEqual(root_device, devices[root_id],
+                         'Device of the root volume %s: expected the '
+                         "server's root device" % root_id)
+        volumes = self.os_admin.volumes_client_latest
+        for volume_id in expected_ids:
+            volume = volumes.show_volume(volume_id)['volume']
+            self.assertEqual(
+                ('in-use', [body['id']]),
+                (volume['status'],
+                 [a['server_id'] for a in volume['attachments']]),
+                'Volume %s as the volume service reads it' % volume_id)
 
     @decorators.idempotent_id('f9673548-b550-4e2f-ba0d-d5d0d5ed669b')
     @markers.requirements('RB-11')

@@ -87,9 +87,23 @@ def main():
             cidr=spec['member_cidr'])
         created.append('subnet')
 
+    # Neutron creates a project's default security group on first use.
+    # Tempest's credential cleanup deletes each test project's default
+    # group as the admin, and neutron's delete path first ensures the
+    # admin project's own default group exists: two workers doing that at
+    # once on a fresh cloud race on the same primary key (the loser gets a
+    # 409 SecurityGroupInUse from a rolled-back session). Create it here,
+    # once, before any test runs.
+    admin_project = conn.identity.find_project('admin', domain_id='default')
+    if not list(conn.network.security_groups(project_id=admin_project.id,
+                                             name='default')):
+        raise SystemExit('neutron did not create the default security group'
+                         ' of the admin project')
+
     # What tempest.conf reads from the cloud instead of guessing.
     v21 = conn.compute.get('/').json()['version']
     extensions = sorted(e.alias for e in conn.network.extensions())
+    v3 = conn.block_storage.get('/').json()['versions'][0]
     facts = {
         'changed': bool(created),
         'created': created,
@@ -98,6 +112,8 @@ def main():
         'min_microversion': v21['min_version'],
         'max_microversion': v21['version'],
         'network_extensions': extensions,
+        'volume_min_microversion': v3['min_version'],
+        'volume_max_microversion': v3['version'],
         'member_network_id': net.id,
         'member_project_id': project.id,
     }
