@@ -54,6 +54,10 @@ UNCHANGED_FIELDS = ('id', 'name', 'status', 'OS-EXT-STS:vm_state',
                     'image', 'flavor', 'metadata', 'updated')
 
 
+# Volume statuses of a volume a server holds (attached or reserved).
+HELD = ('in-use', 'reserved')
+
+
 def _version(version):
     return api_version_request.APIVersionRequest(version)
 
@@ -471,10 +475,21 @@ class Cell0Test(base.ConformanceTest):
     def _delete_volume(self, volume_id):
         volumes = self.os_primary.volumes_client_latest
         try:
-            waiters.wait_for_volume_status(volumes, volume_id,
-                                           ('available', 'error'))
+            volume = waiters.wait_for_volume_status(
+                volumes, volume_id, ('available', 'error') + HELD)
         except lib_exc.NotFound:
             return
+        if volume['status'] in HELD:
+            # Every server that used it is deleted by now (their cleanups
+            # ran first), yet the cloud still holds the volume: remove it
+            # anyway so that nothing is left behind, and say so.
+            admin_volumes = self.os_admin.volumes_client_latest
+            admin_volumes.force_delete_volume(volume_id)
+            waiters.wait_for_volume_deletion(admin_volumes, volume_id)
+            raise lib_exc.TempestException(
+                'Volume %s was still %s after the server using it was '
+                'deleted (force-deleted by the cleanup)' % (
+                    volume_id, volume['status']))
         test_utils.call_and_ignore_notfound_exc(volumes.delete_volume,
                                                 volume_id)
         waiters.wait_for_volume_deletion(volumes, volume_id)

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Misbehaving clouds on demand: mutants of the embedded cloud's nova.
+
+A conformance test that cannot fail proves nothing.  Each mutant below is a
+small, deliberate bug in the reference nova installed in the embedded cloud
+(one edit of one file in the services' venv, then a restart of the programs
+that load it).  ``tools/functional-plugin`` applies each in turn, runs the
+tests named for it, requires them to fail with the named message, and
+restores nova.
+
+    nova_mutant.py list
+    nova_mutant.py show NAME        # tests regex and failure pattern
+    nova_mutant.py apply NAME
+    nova_mutant.py restore          # undo whatever is applied
+
+The original file is kept in ``$AIO_DIR/state/mutant/`` while a mutant is
+applied; ``restore`` puts it back byte for byte.  ``apply`` refuses when
+another mutant is applied or when the text to change is not found exactly
+once (the series changed: the mutant must be updated).
+"""
+
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+
+_COPY_LOOP = (
+    "        for bdm in bdms:\n"
+    "            values = {field: getattr(bdm, field) for field in "
+    "bdm.obj_fields\n"
+    "                      if field not in _CELL0_REBUILD_EXCLUDED_BDM_FIELDS"
+    " and\n"
+    "                      bdm.obj_attr_is_set(field)}\n")
+
+_REBUILD = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+            'test_cell0_rebuild\\.Cell0RebuildTest\\.')
+
+MUTANTS = {
+    'rebuild-drops-data-volumes': {
+        'requirement': 'RB-06',
+        'what': 'the cell0 rebuild keeps only the root block device mapping',
+        'file': 'nova/compute/api.py',
+        'old': _COPY_LOOP,
+        'new': _COPY_LOOP.replace(
+            'for bdm in bdms:',
+            'for bdm in [b for b in bdms if b.boot_index == 0]:'),
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_boot_from_volume$',
+        'message': 'Volumes attached to the rebuilt server',
+    },
+    'rebuild-image-root-not-a-volume': {
+        'requirement': 'RB-06',
+        'what': 'the cell0 rebuild turns an image-to-volume root disk into '
+                'a local disk',
+        'file': 'nova/compute/api.py',
+        'old': _COPY_LOOP,
+        'new': _COPY_LOOP + (
+            "            if values.get('source_type') == 'image':\n"
+            "                values['destination_type'] = 'local'\n"),
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_boot_from_image_to_volume$',
+        'message': 'expected one root volume created from the image',
+    },
+    'rebuild-drops-tags': {
+        'requirement': 'RB-07',
+        'what': 'the cell0 rebuild forgets the server tags',
+        'file': 'nova/compute/api.py',
+        'old': "            for tag in tags])\n",
+        'new': "            for tag in tags if False])\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_keeps_attributes$',
+        'message': 'after the cell0 rebuild: tags: expected',
+    },
+    'old-microversion-error-filter-misses-pending': {
+        'requirement': 'PEND-14',
+        'what': 'below the PENDING microversion, status=ERROR no longer '
+                'lists PENDING servers',
+        'file': 'nova/api/openstack/common.py',
+        'old': "    if pending_as_error and vm_states.ERROR in "
+               "found_vm_states:\n",
+        'new': "    if False:\n",
+        'programs': ['nova-api'],
+        'tests': ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+                  'test_pending_state\\.PendingStateTest\\.'
+                  'test_status_filter$'),
+        'message': 'GET /servers?status=ERROR at 2.104: expected the '
+                   'server listed, got the server not listed',
+    },
+}
+
+
+def aio_dir():
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.environ.get('AIO_DIR') or os.path.join(repo, '.aio')
+
+
+def site_packages():
+    found = glob.glob(os.path.join(aio_dir(), 'venvs', 'openstack', 'lib',
+                                   'python3*', 'site-packages'))
+    if not found:
+        sys.exit('nova_mutant: no services venv under %s (tox -e aio first)'
+                 % aio_dir())
+    return found[0]
+
+
+def state_dir():
+    return os.path.join(aio_dir(), 'state', 'mutant')
+
+
+def applied():
+    try:
+        with open(os.path.join(state_dir(), 'applied.json')) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
+def drop_bytecode(path):
+    base = os.path.splitext(os.path.basename(path))[0]
+    for pyc in glob.glob(os.path.join(os.path.dirname(path), '__pycache__',
+                                      base + '.*.pyc')):
+        os.unlink(pyc)
+
+
+def restart(programs):
+    ctl = os.path.join(aio_dir(), 'bin', 'supervisorctl')
+    subprocess.run([ctl, 'restart'] + programs, check=True,
+                   stdout=subprocess.DEVNULL)
+    if 'nova-api' in programs:
+        # Answering again, not only started.
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen('http://127.0.0.1:8774/', timeout=5)
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    sys.exit('nova_mutant: nova-api does not answer after '
+                             'its restart; see %s/logs/nova-api.log'
+                             % aio_dir())
+                time.sleep(0.5)
+
+
+def cmd_apply(name):
+    if name not in MUTANTS:
+        sys.exit('nova_mutant: no mutant %r (known: %s)'
+                 % (name, ', '.join(sorted(MUTANTS))))
+    current = applied()
+    if current:
+        sys.exit('nova_mutant: %s is applied; restore first'
+                 % current['name'])
+    mutant = MUTANTS[name]
+    path = os.path.join(site_packages(), mutant['file'])
+    with open(path) as f:
+        text = f.read()
+    count = text.count(mutant['old'])
+    if count != 1:
+        sys.exit('nova_mutant: %s: the text to change occurs %d times in %s'
+                 ' (expected once): update the mutant' % (name, count, path))
+    os.makedirs(state_dir(), exist_ok=True)
+    backup = os.path.join(state_dir(), 'original')
+    shutil.copy2(path, backup)
+    with open(os.path.join(state_dir(), 'applied.json'), 'w') as f:
+        json.dump({'name': name, 'path': path,
+                   'programs': mutant['programs']}, f)
+    with open(path, 'w') as f:
+        f.write(text.replace(mutant['old'], mutant['new']))
+    drop_bytecode(path)
+    restart(mutant['programs'])
+    print('nova_mutant: applied %s (%s): %s' % (
+        name, mutant['requirement'], mutant['what']))
+
+
+def cmd_restore():
+    current = applied()
+    if not current:
+        print('nova_mutant: nothing applied')
+        return
+    shutil.copy2(os.path.join(state_dir(), 'original'), current['path'])
+    drop_bytecode(current['path'])
+    restart(current['programs'])
+    shutil.rmtree(state_dir())
+    print('nova_mutant: restored nova (%s undone)' % current['name'])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest='cmd', required=True)
+    sub.add_parser('list')
+    show = sub.add_parser('show')
+    show.add_argument('name', choices=sorted(MUTANTS))
+    show.add_argument('field', choices=['tests', 'message', 'requirement'])
+    apply = sub.add_parser('apply')
+    apply.add_argument('name')
+    sub.add_parser('restore')
+    args = parser.parse_args()
+    if args.cmd == 'list':
+        for name in MUTANTS:
+            print(name)
+    elif args.cmd == 'show':
+        print(MUTANTS[args.name][args.field])
+    elif args.cmd == 'apply':
+        cmd_apply(args.name)
+    else:
+        cmd_restore()
+
+
+if __name__ == '__main__':
+    main()
