@@ -221,3 +221,49 @@ class TestCached(AioctlTestCase):
         self.assertEqual((3, 1), (code, runs))
         (code, out, _), runs = self.cached(b'x')
         self.assertEqual((0, 'x\n', 2), (code, out, runs))
+
+
+class TestRunMany(AioctlTestCase):
+
+    def run_many(self, steps):
+        stdin = io.StringIO(json.dumps(steps))
+        with mock.patch.object(aioctl.sys, 'stdin', stdin):
+            return self.run_main(['run-many'])
+
+    def step(self, name, cmd, marker=True):
+        step = {'name': name, 'what': name + ' db sync',
+                'log': os.path.join(self.tmp, 'logs', name + '.log'),
+                'cmd': ['bash', '-c', cmd]}
+        if marker:
+            step['marker'] = os.path.join(self.tmp, name + '-synced')
+        return step
+
+    def test_runs_concurrently_and_marks_each(self):
+        # b waits for a file that a writes: only concurrent runs finish.
+        flag = os.path.join(self.tmp, 'flag')
+        code, out, _ = self.run_many([
+            self.step('b', 'for i in $(seq 100); do test -e %s && exit 0; '
+                           'sleep 0.05; done; exit 1' % flag),
+            self.step('a', 'touch %s' % flag)])
+        self.assertEqual((0, 'CHANGED\n'), (code, out))
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, 'a-synced')))
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, 'b-synced')))
+        code, out, _ = self.run_many([self.step('a', 'exit 9'),
+                                      self.step('b', 'exit 9')])
+        self.assertEqual((0, ''), (code, out), 'markers skip done steps')
+
+    def test_failure_names_service_what_and_log(self):
+        code, _, err = self.run_many([
+            self.step('glance', 'true'),
+            self.step('neutron', 'echo no such table; exit 4'),
+            self.step('nova', 'exit 5', marker=False)])
+        self.assertEqual(1, code)
+        log = os.path.join(self.tmp, 'logs', 'neutron.log')
+        self.assertIn('ERROR: neutron: neutron db sync failed (exit 4); '
+                      'see %s' % log, err)
+        self.assertIn('no such table', err)
+        self.assertIn('ERROR: nova: nova db sync failed (exit 5)', err)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp,
+                                                    'glance-synced')))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp,
+                                                     'neutron-synced')))

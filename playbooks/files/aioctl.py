@@ -174,6 +174,45 @@ def cmd_run(args):
     changed()
 
 
+def cmd_run_many(args):
+    """``run`` for several independent steps at once.
+
+    Reads JSON from stdin: [{"name", "what", "log", "marker"?, "cmd"}].
+    Steps whose marker exists are skipped; the others run concurrently,
+    each writing its own log.  Every step is waited for; the first failed
+    one (in input order) stops the playbook with its service, what failed
+    and its log, like ``run``.
+    """
+    steps = [s for s in json.load(sys.stdin)
+             if not (s.get('marker') and os.path.exists(s['marker']))]
+    running = []
+    for step in steps:
+        os.makedirs(os.path.dirname(step['log']), exist_ok=True)
+        log = open(step['log'], 'a')
+        log.write('$ %s\n' % ' '.join(step['cmd']))
+        log.flush()
+        running.append((step, log, subprocess.Popen(
+            step['cmd'], stdout=log, stderr=subprocess.STDOUT)))
+    failed = []
+    for step, log, proc in running:
+        rc = proc.wait()
+        log.close()
+        if rc:
+            failed.append((step, rc))
+        elif step.get('marker'):
+            with open(step['marker'], 'w') as f:
+                f.write('%s\n' % time.strftime('%Y-%m-%dT%H:%M:%S'))
+    if failed:
+        for step, rc in failed[1:]:
+            sys.stderr.write('ERROR: %s: %s failed (exit %d); see %s\n'
+                             % (step['name'], step['what'], rc, step['log']))
+        step, rc = failed[0]
+        fail('%s: %s failed (exit %d); see %s'
+             % (step['name'], step['what'], rc, step['log']), step['log'])
+    if steps:
+        changed()
+
+
 # ------------------------------------------------------------- cached ----
 
 def cmd_cached(args):
@@ -522,6 +561,9 @@ def main(argv=None):
     p.add_argument('--cwd')
     p.add_argument('command', nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser('run-many')
+    p.set_defaults(func=cmd_run_many)
 
     p = sub.add_parser('cached')
     p.add_argument('--file', required=True)
