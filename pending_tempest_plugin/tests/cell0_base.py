@@ -141,60 +141,6 @@ def quota_overrun(resource, limit, in_use_before, in_use_after):
     return None
 
 
-def pending_disabled(group=None):
-    """Skip message unless the configuration says NoValidHost gives ERROR.
-
-    For the option-off tests: they run when ``pending_state_enabled`` is
-    False (nova's ``use_pending_state`` off), with a NoValidHost trigger.
-    """
-    group = group or CONF.nova_conformance
-    reason = features.novalidhost(group)
-    if reason:
-        return reason
-    if group.pending_state_enabled:
-        return ('Checks nova with [DEFAULT] use_pending_state = False, while '
-                '[nova_conformance] pending_state_enabled = True says the '
-                'cloud puts servers in PENDING: set it to False to run this '
-                'test on such a cloud.')
-    return None
-
-
-def trusted_certs(conf=None):
-    """Skip message unless tempest.conf says the cloud verifies images.
-
-    Tempest's own options: ``[compute] certified_image_ref`` (a signed
-    image) and ``[compute] certified_image_trusted_certs``.
-    """
-    conf = conf or CONF
-    compute = conf.compute
-    if not (compute.certified_image_ref
-            and compute.certified_image_trusted_certs):
-        return ('The cloud does not declare image signature verification: '
-                'set [compute] certified_image_ref and [compute] '
-                'certified_image_trusted_certs (nova with [glance] '
-                'verify_glance_signatures and enable_certificate_validation)'
-                '.')
-    return None
-
-
-def volumes(conf=None):
-    """Skip message unless a volume service is available."""
-    conf = conf or CONF
-    if not conf.service_available.cinder:
-        return ('Boot from volume needs a volume service: [service_available]'
-                ' cinder is False.')
-    return None
-
-
-def networks(conf=None):
-    """Skip message unless a network service is available."""
-    conf = conf or CONF
-    if not conf.service_available.neutron:
-        return ('Requested networks need a network service: '
-                '[service_available] neutron is False.')
-    return None
-
-
 class Cell0Test(base.ConformanceTest):
     """Boot into cell0, rebuild out of it, check nothing is left."""
 
@@ -213,7 +159,7 @@ class Cell0Test(base.ConformanceTest):
     @classmethod
     def resource_setup(cls):
         super(Cell0Test, cls).resource_setup()
-        if not networks():
+        if not features.networks():
             cls.network = cls._create_network(base._ClassCleanups(cls))[0]
 
     # -- configuration ------------------------------------------------------
@@ -424,7 +370,7 @@ class Cell0Test(base.ConformanceTest):
 
     def create_network(self):
         """A network + subnet of the owner (deleted at test cleanup)."""
-        self.skip_unless(networks())
+        self.skip_unless(features.networks())
         return self._create_network(self)
 
     @classmethod

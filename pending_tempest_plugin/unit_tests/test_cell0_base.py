@@ -11,12 +11,14 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""The pure helpers of tests/cell0_base.py."""
+"""The pure helpers of tests/cell0_base.py and its skip conditions
+(common/features.py)."""
 
 import types
 
 from oslotest import base
 
+from pending_tempest_plugin.common import features
 from pending_tempest_plugin.tests import cell0_base
 from pending_tempest_plugin.unit_tests import fakes
 
@@ -91,16 +93,16 @@ class TestQuotaOverrun(base.BaseTestCase):
 class TestSkips(fakes.ConfTestCase):
 
     def test_pending_disabled(self):
-        self.assertIsNone(cell0_base.pending_disabled(self.group))
+        self.assertIsNone(features.pending_disabled(self.group))
         self.set(pending_state_enabled=True,
                  pending_state_microversion='2.105')
         self.assertIn('pending_state_enabled = True',
-                      cell0_base.pending_disabled(self.group))
+                      features.pending_disabled(self.group))
 
     def test_pending_disabled_needs_a_trigger(self):
         self.set(novalidhost_trigger='none')
         self.assertIn('novalidhost_trigger',
-                      cell0_base.pending_disabled(self.group))
+                      features.pending_disabled(self.group))
 
     @staticmethod
     def _conf(ref=None, certs=None, cinder=False, neutron=True):
@@ -112,16 +114,16 @@ class TestSkips(fakes.ConfTestCase):
 
     def test_trusted_certs(self):
         self.assertIn('certified_image_ref',
-                      cell0_base.trusted_certs(self._conf()))
+                      features.trusted_certs(self._conf()))
         self.assertIn('certified_image_trusted_certs',
-                      cell0_base.trusted_certs(self._conf(ref='img')))
-        self.assertIsNone(cell0_base.trusted_certs(
+                      features.trusted_certs(self._conf(ref='img')))
+        self.assertIsNone(features.trusted_certs(
             self._conf(ref='img', certs=['c1'])))
 
     def test_services(self):
         self.assertIn('[service_available] cinder is False',
-                      cell0_base.volumes(self._conf()))
-        self.assertIsNone(cell0_base.volumes(self._conf(cinder=True)))
-        self.assertIsNone(cell0_base.networks(self._conf()))
+                      features.volumes(self._conf()))
+        self.assertIsNone(features.volumes(self._conf(cinder=True)))
+        self.assertIsNone(features.networks(self._conf()))
         self.assertIn('[service_available] neutron is False',
-                      cell0_base.networks(self._conf(neutron=False)))
+                      features.networks(self._conf(neutron=False)))

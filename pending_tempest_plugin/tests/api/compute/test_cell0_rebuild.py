@@ -217,7 +217,7 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
     def test_rebuild_keeps_trusted_certs(self):
         """Trusted image certificates given at create are kept."""
         self.skip_unless(features.cell0_rebuild())
-        self.skip_unless(cell0_base.trusted_certs())
+        self.skip_unless(features.trusted_certs())
         certs = CONF.compute.certified_image_trusted_certs
         trigger = self.novalidhost_trigger()
         try:
@@ -249,7 +249,7 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         deleting the server releases both (delete_on_termination false).
         """
         self.skip_unless(features.cell0_rebuild())
-        self.skip_unless(cell0_base.volumes())
+        self.skip_unless(features.volumes())
         root = self.create_volume(imageRef=CONF.compute.image_ref)
         data = self.create_volume()
         bdm = [{'boot_index': 0, 'uuid': root['id'],
@@ -286,7 +286,7 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         deletes it.
         """
         self.skip_unless(features.cell0_rebuild())
-        self.skip_unless(cell0_base.volumes())
+        self.skip_unless(features.volumes())
         bdm = [{'boot_index': 0, 'uuid': CONF.compute.image_ref,
                 'source_type': 'image', 'destination_type': 'volume',
                 'volume_size': CONF.volume.volume_size,

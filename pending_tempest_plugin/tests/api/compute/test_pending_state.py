@@ -193,7 +193,7 @@ class PendingStateTest(cell0_base.Cell0Test):
 
         Runs when [nova_conformance] pending_state_enabled = False.
         """
-        self.skip_unless(cell0_base.pending_disabled())
+        self.skip_unless(features.pending_disabled())
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger)
         problems = []
