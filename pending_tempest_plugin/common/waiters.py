@@ -53,10 +53,22 @@ def _settled(server):
     return server.get('OS-EXT-STS:task_state') is None
 
 
-def _bounds(timeout, interval):
-    """``[compute] build_timeout`` / ``build_interval`` where not given."""
-    return (CONF.compute.build_timeout if timeout is None else timeout,
-            CONF.compute.build_interval if interval is None else interval)
+def _bounds(timeout, interval, group=None):
+    """``build_timeout`` / ``build_interval`` where not given.
+
+    :param group: the tempest.conf group to read them from; default
+                  ``[compute]``.
+    """
+    group = group or CONF.compute
+    return (group.build_timeout if timeout is None else timeout,
+            group.build_interval if interval is None else interval)
+
+
+def _expected(expected):
+    """``(frozenset of statuses, 'A/B' label)`` of a status or several."""
+    expected = frozenset([expected] if isinstance(expected, str)
+                         else expected)
+    return expected, '/'.join(sorted(expected))
 
 
 def _poll(fetch, done, timeout, interval, timed_out):
@@ -96,9 +108,7 @@ def wait_for_server_status(client, server_id, expected, terminal=TERMINAL,
                      build_interval``.
     :returns: the server body in its final state.
     """
-    expected = frozenset([expected] if isinstance(expected, str)
-                         else expected)
-    wanted = '/'.join(sorted(expected))
+    expected, wanted = _expected(expected)
     timeout, interval = _bounds(timeout, interval)
 
     def done(server):
@@ -148,12 +158,6 @@ class VolumeStateTimeout(lib_exc.TimeoutException):
                '%(timeout)s s; last status: %(actual)s')
 
 
-def _volume_bounds(timeout, interval):
-    """``[volume] build_timeout`` / ``build_interval`` where not given."""
-    return (CONF.volume.build_timeout if timeout is None else timeout,
-            CONF.volume.build_interval if interval is None else interval)
-
-
 def wait_for_volume_status(client, volume_id, expected, timeout=None,
                            interval=None):
     """Poll ``client.show_volume`` until the volume is in ``expected``.
@@ -164,10 +168,8 @@ def wait_for_volume_status(client, volume_id, expected, timeout=None,
     :param expected: a status or a collection of them.
     :returns: the volume body in its final state.
     """
-    expected = frozenset([expected] if isinstance(expected, str)
-                         else expected)
-    wanted = '/'.join(sorted(expected))
-    timeout, interval = _volume_bounds(timeout, interval)
+    expected, wanted = _expected(expected)
+    timeout, interval = _bounds(timeout, interval, CONF.volume)
 
     def done(volume):
         status = volume.get('status')
@@ -188,7 +190,7 @@ def wait_for_volume_status(client, volume_id, expected, timeout=None,
 def wait_for_volume_deletion(client, volume_id, timeout=None,
                              interval=None):
     """Poll until ``show_volume`` answers 404."""
-    timeout, interval = _volume_bounds(timeout, interval)
+    timeout, interval = _bounds(timeout, interval, CONF.volume)
     _poll(lambda: _gone(lambda: client.show_volume(volume_id)['volume']),
           lambda volume: volume is None, timeout, interval,
           lambda volume: VolumeStateTimeout(

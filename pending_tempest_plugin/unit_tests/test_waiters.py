@@ -33,7 +33,8 @@ def server(status, vm_state=None, task_state=None, **extra):
     return {'server': body}
 
 
-class TestWaitForServerStatus(base.BaseTestCase):
+class WaiterTestCase(base.BaseTestCase):
+    """A fake clock, a mocked client; compute bounds 30/2, volume 20/1."""
 
     def setUp(self):
         super().setUp()
@@ -42,7 +43,12 @@ class TestWaitForServerStatus(base.BaseTestCase):
             fixtures.MockPatchObject(waiters, 'CONF')).mock
         self.conf.compute.build_timeout = 30
         self.conf.compute.build_interval = 2
+        self.conf.volume.build_timeout = 20
+        self.conf.volume.build_interval = 1
         self.client = mock.Mock()
+
+
+class TestWaitForServerStatus(WaiterTestCase):
 
     def wait(self, responses, expected, **kwargs):
         self.client.show_server.side_effect = responses
@@ -119,18 +125,7 @@ class TestWaitForServerStatus(base.BaseTestCase):
         self.assertEqual('ACTIVE', self.wait([body], 'ACTIVE')['status'])
 
 
-class TestWaitForDeletionAndVolumes(base.BaseTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.clock = self.useFixture(fakes.FakeClock(waiters))
-        self.conf = self.useFixture(
-            fixtures.MockPatchObject(waiters, 'CONF')).mock
-        self.conf.compute.build_timeout = 30
-        self.conf.compute.build_interval = 2
-        self.conf.volume.build_timeout = 20
-        self.conf.volume.build_interval = 1
-        self.client = mock.Mock()
+class TestWaitForDeletionAndVolumes(WaiterTestCase):
 
     def test_server_deletion_ends_at_404(self):
         self.client.show_server.side_effect = [
