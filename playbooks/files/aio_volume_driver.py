@@ -120,6 +120,11 @@ class FileVolumeDriver(driver.VolumeDriver):
         # Keep the holes: a 1 GiB volume that holds 1 MiB copies 1 MiB.
         processutils.execute('cp', '--sparse=always', src, dest)
 
+    def _copy_to_volume(self, src, volume):
+        """The volume's file becomes a copy of ``src``, at its own size."""
+        self._copy(src, self.local_path(volume))
+        self._resize(self.local_path(volume), volume.size)
+
     @staticmethod
     def _remove(path):
         try:
@@ -139,8 +144,7 @@ class FileVolumeDriver(driver.VolumeDriver):
         self._resize(self.local_path(volume), new_size)
 
     def create_cloned_volume(self, volume, src_vref):
-        self._copy(self.local_path(src_vref), self.local_path(volume))
-        self._resize(self.local_path(volume), volume.size)
+        self._copy_to_volume(self.local_path(src_vref), volume)
 
     def create_snapshot(self, snapshot):
         self._copy(self.local_path(snapshot.volume),
@@ -150,12 +154,10 @@ class FileVolumeDriver(driver.VolumeDriver):
         self._remove(self._snapshot_path(snapshot))
 
     def create_volume_from_snapshot(self, volume, snapshot):
-        self._copy(self._snapshot_path(snapshot), self.local_path(volume))
-        self._resize(self.local_path(volume), volume.size)
+        self._copy_to_volume(self._snapshot_path(snapshot), volume)
 
     def revert_to_snapshot(self, context, volume, snapshot):
-        self._copy(self._snapshot_path(snapshot), self.local_path(volume))
-        self._resize(self.local_path(volume), volume.size)
+        self._copy_to_volume(self._snapshot_path(snapshot), volume)
 
     def copy_image_to_volume(self, context, volume, image_service, image_id,
                              disable_sparse=False):

@@ -156,34 +156,17 @@ def cmd_ports(args):
 
 # ---------------------------------------------------------------- run ----
 
-def cmd_run(args):
-    if args.marker and os.path.exists(args.marker):
-        return
-    os.makedirs(os.path.dirname(args.log), exist_ok=True)
-    with open(args.log, 'a') as log:
-        log.write('$ %s\n' % ' '.join(args.command))
-        log.flush()
-        rc = subprocess.call(args.command, stdout=log,
-                             stderr=subprocess.STDOUT, cwd=args.cwd)
-    if rc:
-        fail('%s: %s failed (exit %d); see %s'
-             % (args.name, args.what, rc, args.log), args.log)
-    if args.marker:
-        with open(args.marker, 'w') as f:
-            f.write('%s\n' % time.strftime('%Y-%m-%dT%H:%M:%S'))
-    changed()
+def run_steps(steps):
+    """Run bootstrap steps concurrently, each logging to its own file.
 
-
-def cmd_run_many(args):
-    """``run`` for several independent steps at once.
-
-    Reads JSON from stdin: [{"name", "what", "log", "marker"?, "cmd"}].
-    Steps whose marker exists are skipped; the others run concurrently,
-    each writing its own log.  Every step is waited for; the first failed
-    one (in input order) stops the playbook with its service, what failed
-    and its log, like ``run``.
+    A step is {"name", "what", "log", "cmd", "marker"?, "cwd"?}.  Steps
+    whose marker exists are skipped; a step that succeeds writes its
+    marker.  Every step is waited for; the first failed one (in input
+    order) stops the playbook with its service, what failed and its log
+    (the others that failed are named before it).  Prints CHANGED if any
+    step ran.
     """
-    steps = [s for s in json.load(sys.stdin)
+    steps = [s for s in steps
              if not (s.get('marker') and os.path.exists(s['marker']))]
     running = []
     for step in steps:
@@ -192,7 +175,8 @@ def cmd_run_many(args):
         log.write('$ %s\n' % ' '.join(step['cmd']))
         log.flush()
         running.append((step, log, subprocess.Popen(
-            step['cmd'], stdout=log, stderr=subprocess.STDOUT)))
+            step['cmd'], stdout=log, stderr=subprocess.STDOUT,
+            cwd=step.get('cwd'))))
     failed = []
     for step, log, proc in running:
         rc = proc.wait()
@@ -211,6 +195,18 @@ def cmd_run_many(args):
              % (step['name'], step['what'], rc, step['log']), step['log'])
     if steps:
         changed()
+
+
+def cmd_run(args):
+    """One bootstrap step (guarded by --marker when given)."""
+    run_steps([{'name': args.name, 'what': args.what, 'log': args.log,
+                'marker': args.marker, 'cwd': args.cwd,
+                'cmd': args.command}])
+
+
+def cmd_run_many(args):
+    """``run`` for several independent steps at once (JSON on stdin)."""
+    run_steps(json.load(sys.stdin))
 
 
 # ------------------------------------------------------------- cached ----

@@ -94,8 +94,8 @@ def main():
     # once on a fresh cloud race on the same primary key (the loser gets a
     # 409 SecurityGroupInUse from a rolled-back session). Create it here,
     # once, before any test runs.
-    admin_project = conn.identity.find_project('admin', domain_id='default')
-    if not list(conn.network.security_groups(project_id=admin_project.id,
+    admin_project_id = conn.current_project_id
+    if not list(conn.network.security_groups(project_id=admin_project_id,
                                              name='default')):
         raise SystemExit('neutron did not create the default security group'
                          ' of the admin project')
