@@ -13,8 +13,12 @@
 #    under the License.
 """Smoke checks proving the embedded cloud is a real cloud.
 
-Run with the tools venv's python (openstacksdk) and OS_CLIENT_CONFIG_FILE
-pointing at .aio/clouds.yaml:
+Run with the tools venv's python (openstacksdk, and python-openstackclient
+beside it) and OS_CLIENT_CONFIG_FILE pointing at .aio/clouds.yaml.  Checks
+1 to 4 go through the ``openstack`` command line, the commands an operator
+types (``openstack --os-cloud aio-member server create ... --wait``,
+``openstack --os-cloud aio-admin --os-compute-api-version 2.16 server
+show``); check 5 uses openstacksdk for its block device mapping:
 
 1. the member boots a server on its own network: ACTIVE, its port bound by
    ML2/OVN (binding:vif_type ovs) on a compute host;
@@ -33,6 +37,8 @@ Prints one line per check and exits non-zero at the first failure.
 """
 
 import argparse
+import json
+import os
 import subprocess
 import sys
 import time
@@ -58,30 +64,60 @@ def wait_for(what, predicate, timeout, interval=1.0):
         time.sleep(interval)
 
 
-def host_status(admin, server_id):
-    body = admin.compute.get('/servers/%s' % server_id,
-                             microversion='2.16').json()['server']
-    return body.get('host_status')
+OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
 
 
-def boot(member, admin, name, args, hints=None):
-    net = member.network.find_network(args.network)
-    check(net is not None, 'member network %s exists' % args.network)
-    server = member.compute.create_server(
-        name=name, flavor_id=member.compute.find_flavor(args.flavor).id,
-        image_id=member.image.find_image(args.image).id,
-        networks=[{'uuid': net.id}], scheduler_hints=hints or {})
-    server = member.compute.wait_for_server(server, wait=args.timeout)
-    check(server.status == 'ACTIVE', '%s ACTIVE' % name)
-    host = admin.compute.get_server(server.id).compute_host
-    ports = list(admin.network.ports(device_id=server.id))
+def cli(cloud, *words, timeout=120, output=True):
+    """Run ``openstack --os-cloud CLOUD WORDS -f json``; its parsed output.
+
+    ``output=False`` for a command that prints nothing (no ``-f json``).
+
+    A non-zero exit (an ERROR server under --wait, an unknown network, a
+    refused request) or no answer within the timeout fails the check with
+    what the command printed.
+    """
+    cmd = [OPENSTACK, '--os-cloud', cloud] + list(words)
+    if output:
+        cmd += ['-f', 'json']
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        check(False, 'no answer within %ds from: %s'
+              % (timeout, ' '.join(cmd[1:])))
+    if proc.returncode != 0:
+        check(False, 'openstack %s (exit %d): %s' % (
+            ' '.join(cmd[1:]), proc.returncode, proc.stderr.strip()[-800:]))
+    return json.loads(proc.stdout) if proc.stdout.strip() else None
+
+
+def host_status(server_id):
+    return cli('aio-admin', '--os-compute-api-version', '2.16', 'server',
+               'show', server_id, '-c', 'host_status')['host_status']
+
+
+def boot(args, name, different_host=None):
+    hint = ['--hint', 'different_host=%s' % different_host] \
+        if different_host else []
+    server = cli('aio-member', 'server', 'create', '--flavor', args.flavor,
+                 '--image', args.image, '--network', args.network, *hint,
+                 '--wait', '-c', 'id', '-c', 'status', name,
+                 timeout=args.timeout)
+    check(server['status'] == 'ACTIVE', '%s ACTIVE (openstack server '
+          'create --wait)' % name)
+    host = cli('aio-admin', 'server', 'show', server['id'],
+               '-c', 'OS-EXT-SRV-ATTR:host')['OS-EXT-SRV-ATTR:host']
+    ports = cli('aio-admin', 'port', 'list', '--device-id', server['id'],
+                '-c', 'ID')
     check(len(ports) == 1, '%s has one port' % name)
-    port = ports[0]
-    check(port.binding_vif_type == 'ovs' and port.binding_host_id == host,
+    port = cli('aio-admin', 'port', 'show', ports[0]['ID'],
+               '-c', 'binding_vif_type', '-c', 'binding_host_id')
+    check(port['binding_vif_type'] == 'ovs'
+          and port['binding_host_id'] == host,
           '%s port %s bound by OVN on %s (vif_type=%s, host=%s)'
-          % (name, port.id, host, port.binding_vif_type,
-             port.binding_host_id))
-    return server, host
+          % (name, ports[0]['ID'], host, port['binding_vif_type'],
+             port['binding_host_id']))
+    return server['id'], host
 
 
 def volume_smoke(member, args):
@@ -149,44 +185,39 @@ def main():
     parser.add_argument('--unknown-within', type=int, default=45)
     args = parser.parse_args()
 
-    member = openstack.connect(cloud='aio-member')
-    admin = openstack.connect(cloud='aio-admin')
     servers = []
     try:
-        first, host1 = boot(member, admin, 'aio-smoke-1', args)
+        first, host1 = boot(args, 'aio-smoke-1')
         servers.append(first)
-        second, host2 = boot(member, admin, 'aio-smoke-2', args,
-                             hints={'different_host': [first.id]})
+        second, host2 = boot(args, 'aio-smoke-2', different_host=first)
         servers.append(second)
         check(host1 != host2, 'the two servers are on two hosts (%s, %s)'
               % (host1, host2))
 
-        check(host_status(admin, first.id) == 'UP',
-              'host_status UP at 2.16 for admin')
+        check(host_status(first) == 'UP', 'host_status UP at 2.16 for admin')
         program = 'nova-compute-%s' % host1
         subprocess.check_call([args.supervisorctl, 'stop', program])
         try:
             start = time.time()
             wait_for('host_status UNKNOWN',
-                     lambda: host_status(admin, first.id) == 'UNKNOWN',
+                     lambda: host_status(first) == 'UNKNOWN',
                      args.unknown_within)
             check(True, 'host_status UNKNOWN %.0fs after %s stopped'
                   % (time.time() - start, program))
         finally:
             subprocess.check_call([args.supervisorctl, 'start', program])
-        wait_for('host_status UP',
-                 lambda: host_status(admin, first.id) == 'UP',
+        wait_for('host_status UP', lambda: host_status(first) == 'UP',
                  args.unknown_within)
         check(True, 'host_status UP again after %s started' % program)
     finally:
-        for server in servers:
-            member.compute.delete_server(server.id, ignore_missing=True)
-        for server in servers:
-            member.compute.wait_for_delete(server, wait=args.timeout)
-    left = [p.id for s in servers for p in admin.network.ports(
-        device_id=s.id)]
+        if servers:
+            cli('aio-member', 'server', 'delete', '--wait', *servers,
+                timeout=args.timeout, output=False)
+    left = [p for s in servers
+            for p in cli('aio-admin', 'port', 'list', '--device-id', s)]
     check(not left, 'servers deleted, no port left behind')
 
+    member = openstack.connect(cloud='aio-member')
     volume_smoke(member, args)
 
 
