@@ -21,7 +21,19 @@ trait to exactly one compute resource provider, which makes capacity
 "appear" for that flavor only; that trait (and only it: parallel tests may
 add theirs to the same provider) is removed when the test ends.
 Everything is undone through ``addCleanup`` even when the test fails:
-provider traits first, then the flavor, then the trait.
+provider traits first, then the trait, then the flavor.
+
+nova-compute keeps a cache of its provider's traits.  When it next writes
+the provider's traits (the resource tracker does when the service is
+disabled or enabled) from a cache taken while a trigger trait was on the
+provider, it first re-creates every trait of that cache which no longer
+exists, so a deleted trigger trait can come back as an orphan: on no
+provider, required by no flavor.  ``sweep_orphan_traits`` deletes such
+orphans; it runs after each trigger's own cleanup and after a test put a
+compute service back (``HostControl``).  A trait is only ever an orphan
+when nothing uses it: the flavor that requires it is created before the
+trait and deleted after it, and placement refuses to delete a trait that
+is on a provider.
 
 Needs admin clients (flavors, placement).
 """
@@ -46,11 +58,73 @@ GENERATION_RETRIES = 5
 CONCURRENT_UPDATE = 'concurrently updated the resource provider'
 
 
+def _resource_name():
+    """``<prefix>-novalidhost-<random>``: the trigger's flavor and trait."""
+    return data_utils.rand_name(name='novalidhost',
+                                prefix=CONF.resource_name_prefix)
+
+
+def _as_trait(name):
+    return 'CUSTOM_' + re.sub('[^A-Z0-9_]', '_', name.upper())
+
+
 def random_trait_name():
     """``CUSTOM_<PREFIX>_NOVALIDHOST_<random>``, valid for placement."""
-    name = data_utils.rand_name(name='novalidhost',
-                                prefix=CONF.resource_name_prefix)
-    return 'CUSTOM_' + re.sub('[^A-Z0-9_]', '_', name.upper())
+    return _as_trait(_resource_name())
+
+
+def trait_prefix():
+    """What the name of every trigger trait starts with."""
+    return _as_trait(_resource_name().rsplit('-', 1)[0]) + '_'
+
+
+def flavor_prefix():
+    """What the name of every trigger flavor starts with."""
+    return _resource_name().rsplit('-', 1)[0] + '-'
+
+
+def _required_traits(flavors_client):
+    """Traits required by the trigger flavors that exist now."""
+    required = set()
+    flavors = flavors_client.list_flavors(is_public='None')['flavors']
+    for flavor in flavors:
+        if not flavor['name'].startswith(flavor_prefix()):
+            continue
+        try:
+            specs = flavors_client.list_flavor_extra_specs(
+                flavor['id'])['extra_specs']
+        except lib_exc.NotFound:
+            continue   # deleted since the listing
+        required.update(key.split(':', 1)[1] for key, value in specs.items()
+                        if key.startswith('trait:') and value == 'required')
+    return required
+
+
+def sweep_orphan_traits(placement_client, flavors_client):
+    """Delete trigger traits nothing uses any more; return their names.
+
+    A trigger trait no trigger flavor requires is an orphan (see the module
+    docstring).  Placement answers 409 for a trait still on a provider:
+    that one is left alone, like a trait deleted meanwhile (404).
+    """
+    with microversions.placement():
+        traits = placement_client.list_traits(
+            name='startswith:' + trait_prefix())['traits']
+    if not traits:
+        return []
+    required = _required_traits(flavors_client)
+    swept = []
+    for trait in sorted(set(traits) - required):
+        try:
+            with microversions.placement():
+                placement_client.delete_trait(trait)
+        except (lib_exc.NotFound, lib_exc.Conflict):
+            continue
+        swept.append(trait)
+    if swept:
+        LOG.info('Deleted trigger traits nova-compute had re-created from '
+                 'its provider cache: %s', ', '.join(swept))
+    return swept
 
 
 class NoValidHostTrigger(object):
@@ -71,24 +145,25 @@ class NoValidHostTrigger(object):
         It copies the size of ``base_flavor_id`` (default ``[compute]
         flavor_ref``) and is shared with ``project_id`` only.
         """
-        self.trait = random_trait_name()
-        with microversions.placement():
-            self.placement_client.create_trait(self.trait)
-        self.test.addCleanup(self._delete_trait, self.trait)
-
+        # The flavor that requires the trait exists before the trait and
+        # after it (cleanups run last in, first out), so a trait without
+        # a trigger flavor is an orphan for sweep_orphan_traits.
         base = self.flavors_client.show_flavor(
             base_flavor_id or CONF.compute.flavor_ref)['flavor']
         flavor = self.flavors_client.create_flavor(
-            name=data_utils.rand_name(name='novalidhost',
-                                      prefix=CONF.resource_name_prefix),
+            name=_resource_name(),
             ram=base['ram'], vcpus=base['vcpus'], disk=base['disk'],
             is_public=False)['flavor']
         self.test.addCleanup(
             test_utils.call_and_ignore_notfound_exc,
             self.flavors_client.delete_flavor, flavor['id'])
+        self.trait = random_trait_name()
         self.flavors_client.set_flavor_extra_spec(
             flavor['id'], **{'trait:%s' % self.trait: 'required'})
         self.flavors_client.add_flavor_access(flavor['id'], project_id)
+        with microversions.placement():
+            self.placement_client.create_trait(self.trait)
+        self.test.addCleanup(self._delete_trait, self.trait)
         self.flavor = flavor
         return flavor
 
@@ -165,3 +240,4 @@ class NoValidHostTrigger(object):
         with microversions.placement():
             test_utils.call_and_ignore_notfound_exc(
                 self.placement_client.delete_trait, trait)
+        sweep_orphan_traits(self.placement_client, self.flavors_client)

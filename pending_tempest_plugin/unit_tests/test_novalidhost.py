@@ -27,16 +27,65 @@ from pending_tempest_plugin.unit_tests import fakes
 RP = 'rp-compute1'
 
 
-class FakePlacement(object):
-    """Traits and generations of providers, with placement's 409 rule."""
+class FakeFlavors(object):
+    """Nova flavors with extra specs; appends what it does to ``events``."""
 
-    def __init__(self):
+    def __init__(self, events):
+        self.events = events
+        self.flavors = {
+            base: {'id': base, 'name': 'm1.' + base, 'ram': 64, 'vcpus': 1,
+                   'disk': 1} for base in ('42', '7')}
+        self.specs = {'42': {}, '7': {}}
+        self.count = 0
+        self.deleted_meanwhile = set()   # gone between list and show
+
+    def show_flavor(self, flavor_id):
+        return {'flavor': dict(self.flavors[flavor_id])}
+
+    def create_flavor(self, **kwargs):
+        self.count += 1
+        flavor = dict(kwargs, id='f%d' % self.count)
+        self.flavors[flavor['id']] = flavor
+        self.specs[flavor['id']] = {}
+        self.events.append(('create_flavor', flavor['id']))
+        return {'flavor': flavor}
+
+    def set_flavor_extra_spec(self, flavor_id, **specs):
+        self.specs[flavor_id].update(specs)
+        return {'extra_specs': specs}
+
+    def add_flavor_access(self, flavor_id, project_id):
+        return {}
+
+    def delete_flavor(self, flavor_id):
+        if flavor_id not in self.flavors:
+            raise lib_exc.NotFound()
+        del self.flavors[flavor_id], self.specs[flavor_id]
+        self.events.append(('delete_flavor', flavor_id))
+
+    def list_flavors(self, **params):
+        self.list_params = params
+        return {'flavors': [{'id': f['id'], 'name': f['name']}
+                            for f in self.flavors.values()]}
+
+    def list_flavor_extra_specs(self, flavor_id):
+        if flavor_id in self.deleted_meanwhile:
+            raise lib_exc.NotFound()
+        return {'extra_specs': dict(self.specs[flavor_id])}
+
+
+class FakePlacement(object):
+    """Traits and generations of providers, with placement's 409 rules."""
+
+    def __init__(self, events=None):
         self.traits = {RP: ['COMPUTE_NET_ATTACH_INTERFACE', 'HW_CPU_X86_AVX']}
         self.generation = {RP: 7}
         self.bump_before_update = 0   # concurrent writers to simulate
         self.concurrent_500 = 0       # placement 500 concurrent updates
         self.microversions = []
+        self.existing = {'CUSTOM_SOMEONE_ELSE'}
         self.created, self.deleted = [], []
+        self.events = [] if events is None else events
 
     def _seen(self):
         self.microversions.append(
@@ -44,11 +93,26 @@ class FakePlacement(object):
 
     def create_trait(self, name):
         self._seen()
+        self.existing.add(name)
         self.created.append(name)
+        self.events.append(('create_trait', name))
 
     def delete_trait(self, name):
         self._seen()
+        if any(name in traits for traits in self.traits.values()):
+            raise lib_exc.Conflict('trait in use')
+        if name not in self.existing:
+            raise lib_exc.NotFound()
+        self.existing.remove(name)
         self.deleted.append(name)
+        self.events.append(('delete_trait', name))
+
+    def list_traits(self, name):
+        self._seen()
+        self.list_query = name
+        prefix = name[len('startswith:'):]
+        return {'traits': sorted(t for t in self.existing
+                                 if t.startswith(prefix))}
 
     def list_resource_providers(self, **params):
         self._seen()
@@ -88,11 +152,10 @@ class TestNoValidHostTrigger(base.BaseTestCase):
         conf.resource_name_prefix = 'tempest'
         conf.compute.flavor_ref = '42'
         self.test = fakes.CleanupRecorder()
-        self.flavors = mock.Mock()
-        self.flavors.show_flavor.return_value = {
-            'flavor': {'id': '42', 'ram': 64, 'vcpus': 1, 'disk': 1}}
-        self.flavors.create_flavor.return_value = {'flavor': {'id': 'f1'}}
-        self.placement = FakePlacement()
+        self.events = []
+        self.fake_flavors = FakeFlavors(self.events)
+        self.flavors = mock.Mock(wraps=self.fake_flavors)
+        self.placement = FakePlacement(self.events)
         self.trigger = novalidhost.NoValidHostTrigger(
             self.test, self.flavors, self.placement, self.placement)
 
@@ -105,7 +168,7 @@ class TestNoValidHostTrigger(base.BaseTestCase):
     def test_create_flavor(self):
         flavor = self.trigger.create_flavor('project-1')
         trait = self.trigger.trait
-        self.assertEqual({'id': 'f1'}, flavor)
+        self.assertEqual('f1', flavor['id'])
         self.assertEqual([trait], self.placement.created)
         self.flavors.show_flavor.assert_called_once_with('42')
         kwargs = self.flavors.create_flavor.call_args.kwargs
@@ -117,10 +180,14 @@ class TestNoValidHostTrigger(base.BaseTestCase):
             'f1', **{'trait:%s' % trait: 'required'})
         self.flavors.add_flavor_access.assert_called_once_with(
             'f1', 'project-1')
-        # Cleanups: the flavor goes first, then the trait.
+        # The flavor that requires the trait exists before the trait and
+        # after it: a trait without a flavor is an orphan.
         self.test.run_cleanups()
         self.flavors.delete_flavor.assert_called_once_with('f1')
         self.assertEqual([trait], self.placement.deleted)
+        self.assertEqual([('create_flavor', 'f1'), ('create_trait', trait),
+                          ('delete_trait', trait), ('delete_flavor', 'f1')],
+                         self.events)
         self.assertEqual({'1.6'}, set(self.placement.microversions))
         self.assertIsNone(base_placement_client.PLACEMENT_MICROVERSION)
 
@@ -216,3 +283,68 @@ class TestNoValidHostTrigger(base.BaseTestCase):
 
     def test_add_capacity_needs_the_flavor_first(self):
         self.assertRaises(RuntimeError, self.trigger.add_capacity, RP)
+
+    def test_prefixes_match_the_names(self):
+        self.assertEqual('CUSTOM_TEMPEST_NOVALIDHOST_',
+                         novalidhost.trait_prefix())
+        self.assertEqual('tempest-novalidhost-', novalidhost.flavor_prefix())
+        self.assertTrue(novalidhost.random_trait_name().startswith(
+            novalidhost.trait_prefix()))
+        novalidhost.CONF.resource_name_prefix = ''
+        self.assertEqual('CUSTOM_NOVALIDHOST_', novalidhost.trait_prefix())
+        self.assertEqual('novalidhost-', novalidhost.flavor_prefix())
+
+    def sweep(self):
+        return novalidhost.sweep_orphan_traits(self.placement, self.flavors)
+
+    def test_sweep_deletes_only_orphans(self):
+        live = self.trigger.create_flavor('project-1')   # its flavor needs it
+        on_provider = 'CUSTOM_TEMPEST_NOVALIDHOST_1'      # 409 from placement
+        orphan = 'CUSTOM_TEMPEST_NOVALIDHOST_2'
+        self.placement.existing.update([on_provider, orphan])
+        self.placement.traits[RP].append(on_provider)
+        self.assertEqual([orphan], self.sweep())
+        self.assertEqual({self.trigger.trait, on_provider,
+                          'CUSTOM_SOMEONE_ELSE'}, self.placement.existing)
+        self.assertEqual('startswith:CUSTOM_TEMPEST_NOVALIDHOST_',
+                         self.placement.list_query)
+        self.assertEqual({'is_public': 'None'},
+                         self.fake_flavors.list_params)
+        # Only the trigger's flavors are read for their extra specs.
+        self.flavors.list_flavor_extra_specs.assert_called_once_with(
+            live['id'])
+        self.assertEqual({'1.6'}, set(self.placement.microversions))
+
+    def test_trait_nova_recreated_goes_at_the_next_cleanup(self):
+        self.trigger.create_flavor('project-1')
+        self.trigger.add_capacity(RP)
+        first = self.trigger.trait
+        self.test.run_cleanups()
+        # nova-compute writes its provider's traits from a stale cache.
+        self.placement.existing.add(first)
+        later = novalidhost.NoValidHostTrigger(
+            self.test, self.flavors, self.placement, self.placement)
+        later.create_flavor('project-1')
+        self.test.run_cleanups()
+        self.assertEqual({'CUSTOM_SOMEONE_ELSE'}, self.placement.existing)
+        self.assertEqual([first, later.trait, first], self.placement.deleted)
+
+    def test_sweep_without_trigger_traits_reads_no_flavor(self):
+        self.assertEqual([], self.sweep())
+        self.flavors.list_flavors.assert_not_called()
+
+    def test_sweep_skips_a_flavor_deleted_meanwhile(self):
+        self.trigger.create_flavor('project-1')
+        self.fake_flavors.deleted_meanwhile.add('f1')
+        # Its flavor is gone: the trait is an orphan now.
+        self.assertEqual([self.trigger.trait], self.sweep())
+
+    def test_sweep_leaves_a_trait_deleted_meanwhile(self):
+        self.placement.existing.add('CUSTOM_TEMPEST_NOVALIDHOST_3')
+        real_delete = self.placement.delete_trait
+
+        def deleted_first(name):
+            self.placement.existing.discard(name)
+            return real_delete(name)
+        self.placement.delete_trait = deleted_first
+        self.assertEqual([], self.sweep())

@@ -25,6 +25,7 @@ from tempest.lib import decorators
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import host_control
 from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import novalidhost
 from pending_tempest_plugin.tests import base
 
 # HS-10: the spec's precedence and what nova's get_instance_host_status
@@ -53,6 +54,13 @@ class HostStatusDisruptiveTest(base.ConformanceTest):
 
     def setUp(self):
         super(HostStatusDisruptiveTest, self).setUp()
+        if not features.novalidhost():
+            # Runs after HostControl put the service back: nova-compute
+            # may have re-created deleted NoValidHost trigger traits while
+            # syncing the disabled state (see common/novalidhost.py).
+            self.addCleanup(novalidhost.sweep_orphan_traits,
+                            self.os_admin.placement_client,
+                            self.os_admin.flavors_client)
         self.hosts = host_control.HostControl(
             self, self.os_admin.services_client)
 
