@@ -29,11 +29,11 @@ disabled or enabled) from a cache taken while a trigger trait was on the
 provider, it first re-creates every trait of that cache which no longer
 exists, so a deleted trigger trait can come back as an orphan: on no
 provider, required by no flavor.  ``sweep_orphan_traits`` deletes such
-orphans; it runs after each trigger's own cleanup and after a test put a
-compute service back (``HostControl``).  A trait is only ever an orphan
-when nothing uses it: the flavor that requires it is created before the
-trait and deleted after it, and placement refuses to delete a trait that
-is on a provider.
+orphans; it runs after each trigger's own cleanup and after each
+disruptive host_status test put its compute service back.  A trait is
+only ever an orphan when nothing uses it: the flavor that requires it is
+created before the trait and deleted after it, and placement refuses to
+delete a trait that is on a provider.
 
 Needs admin clients (flavors, placement).
 """
@@ -73,22 +73,28 @@ def random_trait_name():
     return _as_trait(_resource_name())
 
 
+def _name_stem():
+    """``<prefix>-novalidhost``: a resource name without its random part."""
+    return _resource_name().rsplit('-', 1)[0]
+
+
 def trait_prefix():
     """What the name of every trigger trait starts with."""
-    return _as_trait(_resource_name().rsplit('-', 1)[0]) + '_'
+    return _as_trait(_name_stem()) + '_'
 
 
 def flavor_prefix():
     """What the name of every trigger flavor starts with."""
-    return _resource_name().rsplit('-', 1)[0] + '-'
+    return _name_stem() + '-'
 
 
 def _required_traits(flavors_client):
     """Traits required by the trigger flavors that exist now."""
     required = set()
+    prefix = flavor_prefix()
     flavors = flavors_client.list_flavors(is_public='None')['flavors']
     for flavor in flavors:
-        if not flavor['name'].startswith(flavor_prefix()):
+        if not flavor['name'].startswith(prefix):
             continue
         try:
             specs = flavors_client.list_flavor_extra_specs(
