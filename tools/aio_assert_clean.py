@@ -27,7 +27,7 @@ Prints every leftover and exits 1 if there is any.
 
 import sys
 
-import openstack
+import aio_client
 
 SEED_FLAVORS = {'aio.nano', 'aio.micro'}
 SEED_PROJECTS = {'admin', 'service', 'aio-member'}
@@ -35,7 +35,7 @@ SEED_NETWORKS = {'aio-member-net'}
 
 
 def main():
-    conn = openstack.connect(cloud='aio-admin')
+    conn = aio_client.connect('aio-admin')
     problems = []
     for svc in conn.compute.services(binary='nova-compute'):
         if (svc.status, svc.state, bool(svc.is_forced_down)) != (

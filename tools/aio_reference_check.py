@@ -30,7 +30,7 @@ import sys
 import time
 import uuid
 
-import openstack
+import aio_client
 
 
 def check(ok, message):
@@ -60,8 +60,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--pending', choices=['on', 'off'], default='on')
     args = parser.parse_args()
-    admin = openstack.connect(cloud='aio-admin')
-    member = openstack.connect(cloud='aio-member')
+    admin = aio_client.connect('aio-admin')
+    member = aio_client.connect('aio-member')
     trait = 'CUSTOM_AIO_CHECK_%s' % uuid.uuid4().hex[:8].upper()
     undo = []
     try:

@@ -43,7 +43,7 @@ import subprocess
 import sys
 import time
 
-import openstack
+import aio_client
 
 
 def check(ok, message):
@@ -217,7 +217,7 @@ def main():
             for p in cli('aio-admin', 'port', 'list', '--device-id', s)]
     check(not left, 'servers deleted, no port left behind')
 
-    member = openstack.connect(cloud='aio-member')
+    member = aio_client.connect('aio-member')
     volume_smoke(member, args)
 
 

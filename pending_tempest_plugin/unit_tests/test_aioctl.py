@@ -18,7 +18,6 @@ log file; these tests pin those messages without a cloud.
 """
 
 import contextlib
-import importlib.util
 import io
 import json
 import os
@@ -29,11 +28,9 @@ from unittest import mock
 import fixtures
 from oslotest import base
 
-_PATH = os.path.join(os.path.dirname(__file__), '..', '..', 'playbooks',
-                     'files', 'aioctl.py')
-_spec = importlib.util.spec_from_file_location('aioctl', _PATH)
-aioctl = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(aioctl)
+from pending_tempest_plugin.unit_tests import fakes
+
+aioctl = fakes.load_module('aioctl', 'playbooks', 'files', 'aioctl.py')
 
 
 class AioctlTestCase(base.BaseTestCase):

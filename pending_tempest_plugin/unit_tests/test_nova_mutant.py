@@ -13,7 +13,6 @@
 #    under the License.
 """The nova mutants (tools/nova_mutant.py) without a cloud."""
 
-import importlib.util
 import os
 import re
 import shutil
@@ -23,12 +22,9 @@ import fixtures
 from oslotest import base
 
 from pending_tempest_plugin.conformance import catalogue
+from pending_tempest_plugin.unit_tests import fakes
 
-_PATH = os.path.join(os.path.dirname(__file__), '..', '..', 'tools',
-                     'nova_mutant.py')
-_spec = importlib.util.spec_from_file_location('nova_mutant', _PATH)
-nova_mutant = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(nova_mutant)
+nova_mutant = fakes.load_module('nova_mutant', 'tools', 'nova_mutant.py')
 
 
 class TestMutants(base.BaseTestCase):
