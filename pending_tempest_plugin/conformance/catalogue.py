@@ -41,7 +41,8 @@ REQUIRED_FIELDS = ('id', 'section', 'text', 'admin', 'disruptive', 'status',
 
 Requirement = collections.namedtuple(
     'Requirement', ['id', 'spec', 'section', 'text', 'admin', 'disruptive',
-                    'status', 'tests', 'reason', 'flagged', 'note'])
+                    'status', 'tests', 'reason', 'flagged', 'note',
+                    'applies'])
 DeclaredTest = collections.namedtuple(
     'DeclaredTest', ['idempotent_id', 'name', 'path', 'requirements'])
 
@@ -93,7 +94,7 @@ def load(path=CATALOGUE_PATH):
             admin=entry['admin'], disruptive=entry['disruptive'],
             status=entry['status'], tests=list(entry['tests'] or []),
             reason=entry.get('reason'), flagged=entry.get('flagged'),
-            note=entry.get('note')))
+            note=entry.get('note'), applies=entry.get('applies') or {}))
     return Catalogue(specs, reqs)
 
 
@@ -128,7 +129,53 @@ def validate(catalogue):
             if not (req.reason or '').strip():
                 problems.append('%s: %s without a reason' % (rid, req.status))
         problems.extend(_validate_flag(req))
+        problems.extend(_validate_applies(req))
     return problems
+
+
+# The claims an ``applies`` condition may name: options of
+# [nova_conformance] that say what the cloud implements.  ``claimed`` means
+# "set to any value" (a feature microversion).
+CLAIM_KEYS = {
+    'pending_state_enabled': (True, False),
+    'pending_state_microversion': ('claimed',),
+    'cell0_rebuild_microversion': ('claimed',),
+    'host_status_policy_profile': ('admin_only', 'admin_or_owner',
+                                   'unknown_only'),
+}
+
+
+def _validate_applies(req):
+    if not isinstance(req.applies, dict):
+        return ['%s: applies must be a mapping of claims' % req.id]
+    problems = []
+    for key, value in sorted(req.applies.items()):
+        if key not in CLAIM_KEYS:
+            problems.append('%s: applies names %r, not one of %s' % (
+                req.id, key, ', '.join(sorted(CLAIM_KEYS))))
+        elif value not in CLAIM_KEYS[key]:
+            problems.append('%s: applies %s: %r is not one of %s' % (
+                req.id, key, value,
+                ', '.join(str(v) for v in CLAIM_KEYS[key])))
+    return problems
+
+
+def applicable(req, claims):
+    """None if ``req`` applies to a cloud with ``claims``, else why not.
+
+    :param claims: [nova_conformance] option -> value (what the run was
+                   told the cloud implements).
+    """
+    for key, want in sorted(req.applies.items()):
+        have = claims.get(key)
+        if want == 'claimed':
+            if not have:
+                return 'not claimed: %s is unset' % key
+        elif have != want:
+            return 'applies when %s = %s; the claims say %s' % (
+                key, str(want).lower() if isinstance(want, bool) else want,
+                str(have).lower() if isinstance(have, bool) else have)
+    return None
 
 
 def _validate_flag(req):

@@ -11,118 +11,200 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""The conformance report: one line per requirement of the catalogue.
+"""The conformance report: a verdict, then one line per requirement.
 
 Reads the subunit v2 stream of a Tempest run (``stestr last --subunit`` in
-the Tempest workspace) and prints, per requirement, its outcome in that run
-(pass, fail, skip, not run, known divergence, planned, unobservable) with
-the tests behind it and, for a flagged requirement, its flag::
+the Tempest workspace) and the run's ``tempest.conf`` (its
+``[nova_conformance]`` claims and whether it has admin credentials), and
+prints the verdict (``verdict.py``: why it passes or fails) followed by, per
+requirement, its level (MUST, SHOULD, MAY), its outcome (pass, fail, skip,
+not run, needs admin, needs disruption, not applicable, known divergence,
+planned, unobservable) and what decided it::
 
-    stestr last --subunit | pending-conformance-report
-    pending-conformance-report --subunit run.subunit --json report.json
+    stestr last --subunit |
+        pending-conformance-report --tempest-conf etc/tempest.conf
+    pending-conformance-report --subunit run.subunit --json report.json \
+        --tempest-conf etc/tempest.conf --mode certify --leaks leaks.txt
 
-Exit status: 1 if any requirement failed, else 0.  A known divergence (a
-flagged requirement whose test saw exactly the documented divergence) is
-not a failure, and is never printed as a pass.
+Exit status: 0 when the verdict passes, 1 when it fails (a requirement or a
+class fixture failed, nothing was verified, or in certify mode an applicable
+MUST was not verified or a resource leaked), 2 for bad input.  A known
+divergence (a flagged requirement whose test saw exactly the documented
+divergence) is not a failure, and is never printed as a pass.
 """
 
 import argparse
-import collections
+import configparser
+import hashlib
 import json
-import re
 import sys
 
+import yaml
+
 from pending_tempest_plugin.conformance import catalogue
-
-UUID_RE = re.compile(r'\bid-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-'
-                     r'[0-9a-f]{4}-[0-9a-f]{12})\b')
-
-# subunit test status -> catalogue result
-_STATUS = {'success': catalogue.PASS, 'fail': catalogue.FAIL,
-           'uxsuccess': catalogue.FAIL, 'skip': catalogue.SKIP,
-           'xfail': catalogue.XFAIL}
-# When one idempotent_id ran more than once, the worst result stands.
-_ORDER = (catalogue.FAIL, catalogue.XFAIL, catalogue.SKIP, catalogue.PASS)
+from pending_tempest_plugin.conformance import verdict as verdict_mod
 
 
-def results_from_subunit(stream):
-    """idempotent_id -> result, from a binary subunit v2 stream."""
-    import subunit
-    import testtools
-
-    statuses = []
-
-    def on_test(test):
-        statuses.append((test['id'], test['status']))
-
-    case = subunit.ByteStreamToStreamResult(stream, non_subunit_name='stdout')
-    result = testtools.StreamToDict(on_test)
-    result.startTestRun()
-    try:
-        case.run(result)
-    finally:
-        result.stopTestRun()
-    return results_from_statuses(statuses)
-
-
-def results_from_statuses(statuses):
-    """idempotent_id -> result, from (test id, subunit status) pairs."""
-    results = {}
-    for test_id, status in statuses:
-        match = UUID_RE.search(test_id)
-        result = _STATUS.get(status)
-        if not match or result is None:
-            continue
-        uuid = match.group(1)
-        previous = results.get(uuid)
-        if previous is None or _ORDER.index(result) < _ORDER.index(previous):
-            results[uuid] = result
-    return results
-
-
-def build(cat, results):
-    """Rows (id, outcome, detail, tests) in catalogue order, and totals."""
-    outcomes = catalogue.requirement_outcomes(cat, results)
-    rows = []
-    for req in cat.requirements:
-        outcome, detail = outcomes[req.id]
-        if not detail and req.status != 'verified':
-            detail = ' '.join((req.reason or '').split())
-        rows.append({'id': req.id, 'outcome': outcome, 'detail': detail,
-                     'tests': list(req.tests)})
-    totals = collections.Counter(row['outcome'] for row in rows)
-    return rows, dict(totals)
-
-
-def render(rows, totals):
-    lines = ['%-8s %-16s %s' % ('ID', 'OUTCOME', 'DETAIL')]
+def render(rows, totals, verdict=None):
+    lines = list(verdict['lines']) + [''] if verdict else []
+    lines.append('%-8s %-6s %-16s %s' % ('ID', 'LEVEL', 'OUTCOME', 'DETAIL'))
     for row in rows:
-        lines.append('%-8s %-16s %s' % (row['id'], row['outcome'],
-                                        row['detail']))
+        detail = row['detail']
+        if row.get('messages'):
+            detail = '; '.join(row['messages'] + ([detail] if detail
+                                                  else []))
+        if row.get('request_ids'):
+            detail += ' [%s]' % ' '.join(row['request_ids'])
+        lines.append('%-8s %-6s %-16s %s' % (
+            row['id'], row['level'], row['outcome'], detail))
     lines.append('')
     lines.append('requirements: ' + ', '.join(
         '%d %s' % (totals[k], k) for k in sorted(totals)))
     return '\n'.join(lines)
 
 
+class BadInput(Exception):
+    """A file the report reads is missing or malformed."""
+
+
+_BOOL = {'true': True, 'false': False, '1': True, '0': False, 'yes': True,
+         'no': False}
+# Claims: the [nova_conformance] options that say what the cloud is.
+CLAIM_OPTIONS = ('pending_state_enabled', 'pending_state_microversion',
+                 'cell0_rebuild_microversion', 'host_status_policy_profile',
+                 'disruptive_tests', 'novalidhost_trigger', 'quota_counting')
+CLAIM_DEFAULTS = {'pending_state_enabled': False,
+                  'host_status_policy_profile': 'admin_only',
+                  'disruptive_tests': False, 'novalidhost_trigger': 'trait',
+                  'quota_counting': 'db'}
+
+
+def context_from_tempest_conf(path):
+    """(claims, admin) of a tempest.conf: what the run was told.
+
+    ``admin`` is True when the run can get admin credentials: dynamic
+    credentials with ``[auth] admin_username``, or an accounts file with an
+    account of role ``admin`` (or ``types: [admin]``).
+    """
+    parser = configparser.RawConfigParser(strict=False)
+    try:
+        with open(path) as f:
+            parser.read_file(f)
+    except (OSError, configparser.Error) as e:
+        raise BadInput('cannot read tempest.conf %s: %s' % (path, e))
+    claims = dict(CLAIM_DEFAULTS)
+    if parser.has_section('nova_conformance'):
+        for key in CLAIM_OPTIONS:
+            if not parser.has_option('nova_conformance', key):
+                continue
+            value = parser.get('nova_conformance', key).strip()
+            if key in ('pending_state_enabled', 'disruptive_tests'):
+                if value.lower() not in _BOOL:
+                    raise BadInput('%s: [nova_conformance] %s = %r is not a '
+                                   'boolean' % (path, key, value))
+                value = _BOOL[value.lower()]
+            claims[key] = value or None
+    get = (lambda s, k, d='': parser.get(s, k).strip()
+           if parser.has_option(s, k) else d)
+    dynamic = _BOOL.get(get('auth', 'use_dynamic_credentials', 'true')
+                        .lower(), True)
+    if dynamic:
+        admin = bool(get('auth', 'admin_username'))
+    else:
+        admin = _accounts_have_admin(get('auth', 'test_accounts_file'))
+    return claims, admin
+
+
+def _accounts_have_admin(path):
+    if not path:
+        return False
+    try:
+        with open(path) as f:
+            accounts = yaml.safe_load(f) or []
+    except (OSError, yaml.YAMLError) as e:
+        raise BadInput('cannot read the accounts file %s: %s' % (path, e))
+    for account in accounts if isinstance(accounts, list) else []:
+        if not isinstance(account, dict):
+            continue
+        if 'admin' in (account.get('roles') or []) or 'admin' in (
+                account.get('types') or []):
+            return True
+    return False
+
+
+def catalogue_identity(path=catalogue.CATALOGUE_PATH):
+    """(version, sha256) of the requirement catalogue file."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    version = (yaml.safe_load(data) or {}).get('version')
+    return version, hashlib.sha256(data).hexdigest()
+
+
+def report(records, claims, admin, mode=verdict_mod.EXPLORE, leaks=()):
+    """The report as a dict: header, verdict, requirements, totals."""
+    cat = catalogue.load()
+    declared, _ = catalogue.scan_tests()
+    result = verdict_mod.evaluate(cat, declared, records, claims, mode=mode,
+                                  admin=admin, leaks=list(leaks))
+    version, sha = catalogue_identity()
+    return {'header': {'catalogue_version': version,
+                       'catalogue_sha256': sha, 'mode': mode,
+                       'admin': admin, 'claims': claims},
+            'verdict': result['verdict'], 'requirements': result['rows'],
+            'totals': result['totals'], 'exit_code': result['exit_code']}
+
+
+def _read_leaks(path):
+    try:
+        with open(path) as f:
+            return [line.strip() for line in f if line.strip()]
+    except OSError as e:
+        raise BadInput('cannot read the leaks file %s: %s' % (path, e))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        description='Per-requirement conformance report of a Tempest run.')
+        description='Verdict and per-requirement report of a Tempest run.')
     parser.add_argument('--subunit', default='-',
                         help='subunit v2 file of the run (default: stdin)')
     parser.add_argument('--json', help='also write the report as JSON here')
+    parser.add_argument('--tempest-conf',
+                        help='tempest.conf of the run: its [nova_conformance]'
+                             ' claims and whether it has admin credentials '
+                             '(default: nova_conformance defaults, admin)')
+    parser.add_argument('--mode', choices=verdict_mod.MODES,
+                        default=verdict_mod.EXPLORE,
+                        help='certify: every applicable MUST must be '
+                             'verified and nothing may leak (default: '
+                             'explore)')
+    parser.add_argument('--leaks',
+                        help='file with one leaked resource per line')
     args = parser.parse_args(argv)
-    if args.subunit == '-':
-        results = results_from_subunit(sys.stdin.buffer)
-    else:
-        with open(args.subunit, 'rb') as f:
-            results = results_from_subunit(f)
-    rows, totals = build(catalogue.load(), results)
-    print(render(rows, totals))
+    try:
+        if args.tempest_conf:
+            claims, admin = context_from_tempest_conf(args.tempest_conf)
+        else:
+            claims, admin = dict(CLAIM_DEFAULTS), True
+        leaks = _read_leaks(args.leaks) if args.leaks else []
+        if args.subunit == '-':
+            records = verdict_mod.records_from_subunit(sys.stdin.buffer)
+        else:
+            try:
+                with open(args.subunit, 'rb') as f:
+                    records = verdict_mod.records_from_subunit(f)
+            except OSError as e:
+                raise BadInput('cannot read the subunit stream %s: %s'
+                               % (args.subunit, e))
+    except BadInput as e:
+        print('pending-conformance-report: %s' % e, file=sys.stderr)
+        return 2
+    result = report(records, claims, admin, mode=args.mode, leaks=leaks)
+    print(render(result['requirements'], result['totals'],
+                 result['verdict']))
     if args.json:
         with open(args.json, 'w') as f:
-            json.dump({'requirements': rows, 'totals': totals}, f, indent=2)
-    return 1 if totals.get(catalogue.FAIL) else 0
+            json.dump(result, f, indent=2)
+    return result['exit_code']
 
 
 if __name__ == '__main__':

@@ -1,0 +1,305 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The verdict of a conformance run: per requirement, then as one exit code.
+
+Input: the test records of a run (``records_from_subunit``), the claims the
+run was given (``[nova_conformance]``), whether it had admin credentials,
+its mode and the resources it left behind.  Output: one row per requirement
+of the catalogue and a verdict whose first line says why it passed or not.
+
+The verdict fails (exit status 1) when
+
+* a requirement failed, or a test outside the catalogue failed;
+* a class-level fixture failed (``setUpClass``, ``tearDownClass``...): class
+  errors carry no idempotent id, so every requirement of that class fails;
+* nothing was verified: an empty stream, or no requirement passed;
+* in ``certify`` mode, also when an applicable MUST requirement was skipped
+  or not run (including one that needs admin or disruption the run did not
+  have), or when the run left a resource behind.
+
+A requirement that does not apply to the claims (``applies`` in the
+catalogue: the PENDING requirements on a cloud that claims no PENDING, the
+admin_or_owner rows under the admin_only profile) reads ``not applicable``
+and never counts for or against the verdict.
+"""
+
+import collections
+import re
+
+from pending_tempest_plugin.conformance import catalogue
+
+CERTIFY, EXPLORE = 'certify', 'explore'
+MODES = (CERTIFY, EXPLORE)
+
+# Row outcomes beyond those of catalogue.requirement_outcomes.
+NEEDS_ADMIN = 'needs admin'
+NEEDS_DISRUPTION = 'needs disruption'
+NOT_APPLICABLE = 'not applicable'
+# Rows that count neither for nor against a verdict.
+_NOT_COUNTED = (NOT_APPLICABLE, 'planned', 'unobservable')
+
+MUST, SHOULD, MAY = 'MUST', 'SHOULD', 'MAY'
+_LEVELS = ((MUST, re.compile(r'\b(MUST|SHALL|REQUIRED)\b')),
+           (SHOULD, re.compile(r'\b(SHOULD|RECOMMENDED)\b')),
+           (MAY, re.compile(r'\b(MAY|OPTIONAL)\b')))
+
+UUID_RE = re.compile(r'\bid-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-'
+                     r'[0-9a-f]{4}-[0-9a-f]{12})\b')
+# unittest's and testtools' names for a failed class or module fixture.
+FIXTURE_RE = re.compile(r'^(?P<fixture>setUpClass|tearDownClass|setUpModule|'
+                        r'tearDownModule) \((?P<owner>[\w.]+)\)$')
+REQUEST_ID_RE = re.compile(r'\breq-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-'
+                           r'[0-9a-f]{4}-[0-9a-f]{12}\b')
+
+# subunit status -> test result
+_STATUS = {'success': catalogue.PASS, 'fail': catalogue.FAIL,
+           'uxsuccess': catalogue.FAIL, 'skip': catalogue.SKIP,
+           'xfail': catalogue.XFAIL}
+_WORST_FIRST = (catalogue.FAIL, catalogue.XFAIL, catalogue.SKIP,
+                catalogue.PASS)
+
+TestRecord = collections.namedtuple(
+    'TestRecord', ['id', 'status', 'message', 'request_ids'])
+
+
+def level(text):
+    """MUST, SHOULD or MAY: the strongest RFC 2119 keyword of ``text``."""
+    for name, pattern in _LEVELS:
+        if pattern.search(text or ''):
+            return name
+    return MAY
+
+
+def _message(details):
+    """The last line of a test's traceback, or its skip reason."""
+    for name in ('traceback', 'reason'):
+        text = details.get(name, '').strip()
+        if text:
+            return text.splitlines()[-1].strip()
+    return ''
+
+
+def records_from_subunit(stream):
+    """TestRecords of a binary subunit v2 stream, in the stream's order."""
+    import subunit
+    import testtools
+
+    records = []
+
+    def on_test(test):
+        details = {}
+        for name, content in (test.get('details') or {}).items():
+            try:
+                details[name] = content.as_text()
+            except Exception:   # a binary attachment: nothing to read
+                continue
+        ids = []
+        for text in details.values():
+            for rid in REQUEST_ID_RE.findall(text):
+                if rid not in ids:
+                    ids.append(rid)
+        records.append(TestRecord(test['id'], test['status'],
+                                  _message(details), tuple(ids)))
+
+    case = subunit.ByteStreamToStreamResult(stream, non_subunit_name='stdout')
+    result = testtools.StreamToDict(on_test)
+    result.startTestRun()
+    try:
+        case.run(result)
+    finally:
+        result.stopTestRun()
+    return records
+
+
+def _by_uuid(records):
+    """idempotent_id -> (worst result, its record)."""
+    out = {}
+    for rec in records:
+        match = UUID_RE.search(rec.id)
+        result = _STATUS.get(rec.status)
+        if not match or result is None:
+            continue
+        uuid = match.group(1)
+        previous = out.get(uuid)
+        if previous is None or (_WORST_FIRST.index(result)
+                                < _WORST_FIRST.index(previous[0])):
+            out[uuid] = (result, rec)
+    return out
+
+
+def _class_errors(records):
+    """[(fixture, owner, record)] of every failed class/module fixture."""
+    errors = []
+    for rec in records:
+        match = FIXTURE_RE.match(rec.id)
+        if match and _STATUS.get(rec.status) == catalogue.FAIL:
+            errors.append((match.group('fixture'), match.group('owner'),
+                           rec))
+    return errors
+
+
+def _owner_of(test_name):
+    """module.Class of a declared test's module.Class.method."""
+    return test_name.rsplit('.', 1)[0]
+
+
+def evaluate(cat, declared, records, claims, mode=EXPLORE, admin=True,
+             leaks=()):
+    """Rows, totals and verdict of a run.
+
+    :param declared: catalogue.scan_tests()[0], to map classes to tests.
+    :param claims: [nova_conformance] option -> value the run was given.
+    :param admin: whether the run had admin credentials.
+    :param leaks: descriptions of resources the run left behind.
+    :returns: dict with ``rows``, ``totals``, ``verdict`` (``passed``,
+              ``lines``), ``exit_code``.
+    """
+    if mode not in MODES:
+        raise ValueError('mode must be one of %s' % ', '.join(MODES))
+    disruptive = bool(claims.get('disruptive_tests'))
+    results = _by_uuid(records)
+    outcomes = catalogue.requirement_outcomes(
+        cat, {uuid: r for uuid, (r, _) in results.items()})
+    class_errors = _class_errors(records)
+    tests_of_owner = collections.defaultdict(set)
+    for test in declared:
+        tests_of_owner[_owner_of(test.name)].add(test.idempotent_id)
+    broken = {}   # idempotent_id -> sentence naming the failed fixture
+    for fixture, owner, rec in class_errors:
+        for uuid in tests_of_owner.get(owner, ()):
+            broken.setdefault(uuid, '%s of %s failed: %s' % (
+                fixture, owner.rsplit('.', 1)[-1], rec.message))
+
+    rows = []
+    for req in cat.requirements:
+        outcome, detail = outcomes[req.id]
+        messages, request_ids = [], []
+        why_not = catalogue.applicable(req, claims)
+        if req.status != 'verified':
+            if not detail:
+                detail = ' '.join((req.reason or '').split())
+        elif why_not:
+            outcome, detail = NOT_APPLICABLE, why_not
+        else:
+            fixture_failures = [broken[u] for u in req.tests if u in broken]
+            if fixture_failures:
+                outcome = catalogue.FAIL
+                messages.extend(fixture_failures)
+            for uuid in req.tests:
+                result, rec = results.get(uuid, (None, None))
+                if result == catalogue.FAIL:
+                    messages.append(rec.message)
+                    request_ids.extend(
+                        r for r in rec.request_ids if r not in request_ids)
+            if outcome in (catalogue.SKIP, catalogue.NOT_RUN):
+                if req.admin and not admin:
+                    outcome = NEEDS_ADMIN
+                elif req.disruptive and not disruptive:
+                    outcome = NEEDS_DISRUPTION
+            if outcome == catalogue.SKIP:
+                skips = [results[u][1].message for u in req.tests
+                         if u in results
+                         and results[u][0] == catalogue.SKIP]
+                if skips and not detail:
+                    detail = skips[0]
+        row = {'id': req.id, 'level': level(req.text), 'admin': req.admin,
+               'disruptive': req.disruptive, 'outcome': outcome,
+               'detail': detail, 'tests': list(req.tests),
+               'profile': claims.get('host_status_policy_profile')}
+        if outcome == catalogue.FAIL:
+            row['messages'] = [m for m in messages if m]
+            row['request_ids'] = request_ids
+        rows.append(row)
+    totals = dict(collections.Counter(row['outcome'] for row in rows))
+    verdict = _verdict(rows, records, results, class_errors, broken,
+                       declared, mode, admin, disruptive, leaks)
+    return {'rows': rows, 'totals': totals, 'verdict': verdict,
+            'exit_code': 0 if verdict['passed'] else 1}
+
+
+def _ids(rows):
+    return ', '.join(row['id'] for row in rows)
+
+
+def _verdict(rows, records, results, class_errors, broken, declared, mode,
+             admin, disruptive, leaks):
+    reasons, notes = [], []
+    failed = [r for r in rows if r['outcome'] == catalogue.FAIL]
+    if failed:
+        reasons.append('%d requirement(s) failed: %s'
+                       % (len(failed), _ids(failed)))
+    known = {t.idempotent_id for t in declared}
+    stray = []
+    for rec in records:
+        if (_STATUS.get(rec.status) != catalogue.FAIL
+                or FIXTURE_RE.match(rec.id)):
+            continue
+        match = UUID_RE.search(rec.id)
+        if not match or match.group(1) not in known:
+            stray.append(rec.id)
+    if stray:
+        reasons.append('%d test(s) outside the catalogue failed: %s'
+                       % (len(stray), ', '.join(stray[:5])))
+    orphan_fixtures = [
+        '%s (%s)' % (fixture, owner) for fixture, owner, rec in class_errors
+        if not any(u in broken for u in _uuids_of(owner, declared))]
+    if orphan_fixtures:
+        reasons.append('class-level error(s) with no requirement behind '
+                       'them: %s' % ', '.join(orphan_fixtures))
+    verified = [r for r in rows if r['outcome'] in (
+        catalogue.PASS, catalogue.KNOWN_DIVERGENCE)]
+    if not records:
+        reasons.append('nothing verified: the run recorded no test at all')
+    elif not verified:
+        skipped = sum(1 for r in results.values() if r[0] == catalogue.SKIP)
+        reasons.append('nothing verified: no requirement passed (%d '
+                       'test(s) skipped)' % skipped)
+    applicable = [r for r in rows if r['outcome'] not in _NOT_COUNTED]
+    cannot = []
+    if mode == CERTIFY:
+        musts = [r for r in applicable if r['level'] == MUST]
+        if not admin and any(r['admin'] for r in musts):
+            cannot.append('this run cannot certify: it had no admin '
+                          'credentials, and %d applicable MUST '
+                          'requirement(s) need admin'
+                          % sum(1 for r in musts if r['admin']))
+        if not disruptive and any(r['disruptive'] for r in musts):
+            cannot.append('this run cannot certify: disruptive tests were '
+                          'not enabled, and %d applicable MUST '
+                          'requirement(s) need them'
+                          % sum(1 for r in musts if r['disruptive']))
+        unverified = [r for r in musts if r['outcome'] in (
+            catalogue.SKIP, catalogue.NOT_RUN, NEEDS_ADMIN,
+            NEEDS_DISRUPTION)]
+        if unverified:
+            reasons.append('%d applicable MUST requirement(s) not verified: '
+                           '%s' % (len(unverified), _ids(unverified)))
+        if leaks:
+            reasons.append('the run left %d resource(s) behind: %s'
+                           % (len(leaks), '; '.join(leaks[:5])))
+    elif leaks:
+        notes.append('the run left %d resource(s) behind: %s'
+                     % (len(leaks), '; '.join(leaks[:5])))
+    passed = not reasons
+    head = 'VERDICT: %s (%s): %d of %d applicable requirement(s) verified' % (
+        'PASS' if passed else 'FAIL', mode, len(verified), len(applicable))
+    lines = cannot + [head] + ['  - ' + r for r in reasons] + [
+        '  - ' + n for n in notes]
+    return {'passed': passed, 'mode': mode, 'lines': lines,
+            'reasons': reasons, 'notes': cannot + notes}
+
+
+def _uuids_of(owner, declared):
+    return [t.idempotent_id for t in declared
+            if _owner_of(t.name) == owner]
