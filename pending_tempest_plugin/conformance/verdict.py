@@ -70,7 +70,8 @@ _WORST_FIRST = (catalogue.FAIL, catalogue.XFAIL, catalogue.SKIP,
                 catalogue.PASS)
 
 TestRecord = collections.namedtuple(
-    'TestRecord', ['id', 'status', 'message', 'request_ids'])
+    'TestRecord', ['id', 'status', 'message', 'request_ids', 'seconds'])
+TestRecord.__new__.__defaults__ = (0.0,)
 
 
 def level(text):
@@ -109,8 +110,11 @@ def records_from_subunit(stream):
             for rid in REQUEST_ID_RE.findall(text):
                 if rid not in ids:
                     ids.append(rid)
+        stamps = [t for t in test.get('timestamps') or () if t]
+        seconds = ((stamps[-1] - stamps[0]).total_seconds()
+                   if len(stamps) == 2 else 0.0)
         records.append(TestRecord(test['id'], test['status'],
-                                  _message(details), tuple(ids)))
+                                  _message(details), tuple(ids), seconds))
 
     case = subunit.ByteStreamToStreamResult(stream, non_subunit_name='stdout')
     result = testtools.StreamToDict(on_test)

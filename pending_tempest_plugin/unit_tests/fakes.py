@@ -35,6 +35,20 @@ def load_module(name, *parts):
     return module
 
 
+class FileTestCase(base.BaseTestCase):
+    """A test with a temporary folder and a helper writing files into it."""
+
+    def setUp(self):
+        super().setUp()
+        self.tmp = self.useFixture(fixtures.TempDir()).path
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+
 class CleanupRecorder(object):
     """Plays the test case a helper registers its cleanups on."""
 

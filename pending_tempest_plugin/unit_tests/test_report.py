@@ -30,6 +30,7 @@ import testtools
 from pending_tempest_plugin.conformance import catalogue
 from pending_tempest_plugin.conformance import report
 from pending_tempest_plugin.conformance import verdict
+from pending_tempest_plugin.unit_tests import fakes
 
 MOD = 'pending_tempest_plugin.tests.api.compute.'
 HS_CLASS = MOD + 'test_host_status.HostStatusTest'
@@ -236,17 +237,7 @@ class TestVerdict(ReportTestCase):
             result['requirements'], result['totals'], result['verdict']))
 
 
-class TestContext(ReportTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.tmp = self.useFixture(fixtures.TempDir()).path
-
-    def write(self, name, text):
-        path = os.path.join(self.tmp, name)
-        with open(path, 'w') as f:
-            f.write(text)
-        return path
+class TestContext(fakes.FileTestCase):
 
     def test_claims_and_admin_from_tempest_conf(self):
         conf = self.write('t.conf', '[auth]\nadmin_username = admin\n'

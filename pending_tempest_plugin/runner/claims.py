@@ -1,0 +1,114 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The claims file: what the operator or vendor declares about the cloud.
+
+YAML, one mapping whose keys are the options of ``[nova_conformance]``
+(``pending_state_enabled: true``, ``host_status_policy_profile:
+admin_only``...).  Claims are declared, never guessed: discovery reads
+microversions from the cloud, never the policy profile or
+``use_pending_state``.  One key of the runner's own, not an option:
+``name``, a free label of the cloud for the report header (never its
+identity, which the runner reads from the cloud).
+"""
+
+import types
+
+import yaml
+
+from pending_tempest_plugin.common import features
+from pending_tempest_plugin import config as project_config
+
+RUNNER_KEYS = ('name',)
+
+
+class ClaimsError(Exception):
+    """The claims file cannot be used; the message says why."""
+
+
+def _options():
+    return {opt.dest: opt for opt in project_config.NovaConformanceGroup}
+
+
+def load(path):
+    """The claims of ``path`` as a dict; ClaimsError if anything is off."""
+    if path is None:
+        return validate({}, '(no claims file)')
+    try:
+        with open(path) as f:
+            data = yaml.safe_load(f)
+    except OSError as e:
+        raise ClaimsError('cannot read the claims file %s: %s' % (path, e))
+    except yaml.YAMLError as e:
+        raise ClaimsError('the claims file %s is not YAML: %s' % (path, e))
+    return validate({} if data is None else data, path)
+
+
+def validate(data, where):
+    """Typed claims of a mapping.
+
+    Every option of [nova_conformance] that the mapping leaves out takes
+    its default.
+    """
+    if not isinstance(data, dict):
+        raise ClaimsError('%s: expected a mapping of [nova_conformance] '
+                          'options, got %s' % (where, type(data).__name__))
+    options = _options()
+    problems = []
+    claims = {}
+    for key, value in data.items():
+        if key in RUNNER_KEYS:
+            continue
+        opt = options.get(key)
+        if opt is None:
+            problems.append('unknown claim %r (known: %s)' % (
+                key, ', '.join(sorted(list(options) + list(RUNNER_KEYS)))))
+            continue
+        if value is None:
+            claims[key] = None
+            continue
+        if isinstance(value, bool) != (opt.type.__class__.__name__
+                                       == 'Boolean'):
+            problems.append('%s: %r is not a %s' % (
+                key, value, 'boolean (true or false)'
+                if opt.type.__class__.__name__ == 'Boolean'
+                else 'string or number'))
+            continue
+        try:
+            claims[key] = opt.type(value if isinstance(value, bool)
+                                   else str(value))
+        except ValueError as e:
+            problems.append('%s: %s' % (key, e))
+    for key, opt in options.items():
+        claims.setdefault(key, opt.default)
+    if not problems:
+        problems.extend(features.config_problems(
+            types.SimpleNamespace(**claims)))
+    if problems:
+        raise ClaimsError('%s: %s' % (where, '; '.join(problems)))
+    claims['name'] = str(data.get('name') or '')
+    return claims
+
+
+def nova_conformance_options(claims):
+    """(option, value) pairs for tempest.conf, defaults left out."""
+    options = _options()
+    pairs = []
+    for key in sorted(options):
+        value = claims.get(key)
+        if value is None or value == options[key].default:
+            continue
+        if isinstance(value, bool):
+            value = 'true' if value else 'false'
+        pairs.append((key, str(value)))
+    return pairs

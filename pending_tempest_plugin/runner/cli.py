@@ -1,0 +1,458 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""``pending-conformance``: init, run, merge, cleanup (see the package doc).
+
+Exit status: 0 the verdict passed (or the command did what it was asked),
+1 the verdict failed, 2 bad input or a cloud the suite cannot run on, with
+one line saying what is wrong.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from pending_tempest_plugin.conformance import report as report_mod
+from pending_tempest_plugin.conformance import verdict as verdict_mod
+from pending_tempest_plugin.runner import artifacts
+from pending_tempest_plugin.runner import claims as claims_mod
+from pending_tempest_plugin.runner import discovery
+from pending_tempest_plugin.runner import leaks as leaks_mod
+from pending_tempest_plugin.runner import workspace as ws
+
+DEFAULT_REGEX = r'^pending_tempest_plugin\.tests\.'
+SUPPORTED_TEMPEST = ('40.0.0', '48.0.0')   # [lowest, first unsupported)
+
+
+def _tempest():
+    """The tempest command of this virtualenv (it need not be on PATH)."""
+    here = os.path.join(os.path.dirname(sys.executable), 'tempest')
+    return here if os.access(here, os.X_OK) else 'tempest'
+
+
+class UsageError(Exception):
+    """Bad input: exit 2 with this message."""
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime(
+        '%Y-%m-%dT%H:%M:%SZ')
+
+
+def _connect(cloud):
+    import openstack
+    from openstack import exceptions as sdk_exc
+
+    try:
+        conn = openstack.connect(cloud=cloud)
+        conn.authorize()
+    except sdk_exc.ConfigException as e:
+        raise UsageError('clouds.yaml: %s' % e)
+    except Exception as e:   # keystoneauth: unreachable, 401, bad CA...
+        raise UsageError('cannot authenticate to cloud %r: %s' % (cloud, e))
+    return conn
+
+
+def _versions():
+    from importlib import metadata
+
+    out = {'plugin_version': None, 'plugin_git_sha': None,
+           'tempest_version': None}
+    try:
+        dist = metadata.distribution('pending-tempest-plugin')
+        out['plugin_version'] = dist.version
+        pbr = json.loads(dist.read_text('pbr.json') or '{}')
+        out['plugin_git_sha'] = pbr.get('git_version')
+    except (metadata.PackageNotFoundError, ValueError):
+        pass
+    try:
+        out['tempest_version'] = metadata.version('tempest')
+    except metadata.PackageNotFoundError:
+        pass
+    return out
+
+
+def _tempest_supported(version):
+    def key(v):
+        return tuple(int(p) for p in v.split('.')[:3] if p.isdigit())
+    low, high = SUPPORTED_TEMPEST
+    return version and key(low) <= key(version) < key(high)
+
+
+# --- init -----------------------------------------------------------------
+
+def _create(conn, prefix):
+    """A tiny public image and two flavors, named with the run's prefix."""
+    created = []
+    image = conn.image.create_image(
+        name='%s-image' % prefix, disk_format='raw', container_format='bare',
+        visibility='public', data=b'\0' * 1024 * 1024)
+    created.append({'kind': 'image', 'id': image.id, 'name': image.name})
+    for i, (ram, disk) in enumerate(((128, 1), (192, 2))):
+        flavor = conn.compute.create_flavor(
+            name='%s-flavor%d' % (prefix, i), ram=ram, vcpus=1, disk=disk)
+        created.append({'kind': 'flavor', 'id': flavor.id,
+                        'name': flavor.name})
+    return created
+
+
+def cmd_init(args):
+    claims = claims_mod.load(args.claims)
+    if args.accounts and not os.path.isfile(args.accounts):
+        raise UsageError('--accounts %s: no such file' % args.accounts)
+    conn = _connect(args.os_cloud)
+    prefix = ws.new_prefix()
+    created = []
+    try:
+        found = None
+        if args.create:
+            if not discovery.is_admin(conn):
+                raise UsageError('--create needs admin on cloud %r'
+                                 % args.os_cloud)
+            created = _create(conn, prefix)
+            found = discovery.discover(conn, image=created[0]['id'],
+                                       flavor=created[1]['id'])
+            found['flavors'] = [created[1]['id'], created[2]['id']]
+        else:
+            found = discovery.discover(conn, image=args.image,
+                                       flavor=args.flavor)
+    except discovery.DiscoveryError as e:
+        raise UsageError('cloud %r: %s' % (args.os_cloud, e))
+    finally:
+        if created and found is None:
+            _remove(conn, created)
+    cloud_conf = conn.config.config
+    admin_auth = None
+    if not args.accounts:
+        if not found['admin']:
+            raise UsageError(
+                'the user of cloud %r has no admin role, so Tempest cannot '
+                'create its test users: pass --accounts with pre-provisioned '
+                'accounts (doc: running, "Pre-provisioned credentials")'
+                % args.os_cloud)
+        try:
+            admin_auth = ws.credentials(cloud_conf.get('auth') or {},
+                                        cloud_conf.get('auth_type'))
+        except ws.WorkspaceError as e:
+            raise UsageError(str(e))
+    root = os.path.abspath(args.workspace)
+    os.makedirs(root, exist_ok=True)
+    if not os.path.isdir(os.path.join(root, 'etc')):
+        subprocess.run([_tempest(), 'init', '--workspace-path',
+                        os.path.join(root, '.workspace.yaml'), root],
+                       check=True, stdout=subprocess.DEVNULL)
+    conf = ws.tempest_conf(
+        root, found, claims, prefix, admin_auth=admin_auth,
+        accounts=args.accounts, cacert=cloud_conf.get('cacert'),
+        verify=cloud_conf.get('verify', True) is not False)
+    path = os.path.join(root, 'etc', 'tempest.conf')
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, 'w') as f:
+        f.write('# Written by pending-conformance init for cloud %s at %s.'
+                '\n' % (args.os_cloud, _now()))
+        f.write(ws.render(conf))
+    os.chmod(path, 0o600)   # tempest init wrote it world-readable
+    state = {'cloud': args.os_cloud, 'prefix': prefix, 'claims': claims,
+             'found': found, 'created': created,
+             'accounts': os.path.abspath(args.accounts)
+             if args.accounts else None, 'initialised': _now()}
+    ws.save_state(root, state)
+    low, high = found['microversions']['compute']
+    print('pending-conformance: workspace %s for cloud %s (%s): compute '
+          '%s-%s, services %s, image %s, flavors %s, prefix %s%s'
+          % (root, args.os_cloud, found['cloud_id'], low, high,
+             ','.join(found['services']), found['images'][0],
+             ','.join(found['flavors']), prefix,
+             ', created %d resource(s) (remove with cleanup)' % len(created)
+             if created else ''))
+    return 0
+
+
+# --- run ------------------------------------------------------------------
+
+def _secrets(conf_path, accounts):
+    import configparser
+
+    import yaml
+
+    values = []
+    parser = configparser.RawConfigParser(strict=False)
+    parser.read(conf_path)
+    for section in parser.sections():
+        for key, value in parser.items(section):
+            if ws.is_secret(key):
+                values.append(value)
+    if accounts and os.path.isfile(accounts):
+        with open(accounts) as f:
+            for account in yaml.safe_load(f) or []:
+                if isinstance(account, dict):
+                    values.extend(str(account[k]) for k in account
+                                  if ws.is_secret(k) and account[k])
+    return values
+
+
+def cmd_run(args):
+    root = os.path.abspath(args.workspace)
+    state = ws.load_state(root)
+    conf_path = os.path.join(root, 'etc', 'tempest.conf')
+    out = os.path.abspath(args.output or os.path.join(root, 'results'))
+    os.makedirs(out, exist_ok=True)
+    versions = _versions()
+    if not _tempest_supported(versions['tempest_version']):
+        print('pending-conformance: warning: Tempest %s is outside the '
+              'supported range %s to below %s'
+              % ((versions['tempest_version'],) + SUPPORTED_TEMPEST),
+              file=sys.stderr)
+    log = os.path.join(root, 'logs', 'tempest.log')
+    if os.path.exists(log):
+        os.replace(log, log + '.previous')
+    stestr = os.path.join(root, '.stestr')
+    try:
+        with open(os.path.join(stestr, 'next-stream')) as f:
+            run_id = f.read().strip()
+    except OSError:
+        run_id = '0'
+    started = _now()
+    cmd = [_tempest(), 'run', '--concurrency', str(args.concurrency),
+           '--regex', args.regex or DEFAULT_REGEX]
+    print('pending-conformance: %s' % ' '.join(cmd), flush=True)
+    subprocess.run(cmd, cwd=root)
+    print(flush=True)
+    ended = _now()
+    stream = os.path.join(stestr, run_id)
+    if os.path.isfile(stream):
+        shutil.copyfile(stream, os.path.join(out, 'results.subunit'))
+    else:   # nothing ran: an empty stream, so the verdict says so
+        open(os.path.join(out, 'results.subunit'), 'wb').close()
+    with open(os.path.join(out, 'results.subunit'), 'rb') as f:
+        records = verdict_mod.records_from_subunit(f)
+    claims, admin = report_mod.context_from_tempest_conf(conf_path)
+    found = state['found']
+    try:
+        conn = _connect(state['cloud'])
+        leaks = leaks_mod.find(conn, state['prefix'], found['admin'],
+                               found['services'])
+    except UsageError as e:
+        leaks = ['the leak check could not run: %s' % e]
+    result = report_mod.report(records, claims, admin, mode=args.mode,
+                               leaks=leaks)
+    header = result['header']
+    header.update(versions)
+    header.update({
+        'cloud_id': found['cloud_id'], 'cloud_name': state['claims'].get(
+            'name') or None, 'region': found.get('region'),
+        'compute_microversions': found['microversions'].get('compute'),
+        'started': started, 'ended': ended,
+        'leg': args.leg or os.path.basename(out),
+        'regex': args.regex or DEFAULT_REGEX,
+        'credentials': 'pre-provisioned' if state.get('accounts')
+        else 'dynamic', 'leaks': leaks})
+    text = report_mod.render(result['requirements'], result['totals'],
+                             result['verdict'])
+    with open(os.path.join(out, 'report.txt'), 'w') as f:
+        f.write(text + '\n')
+    with open(os.path.join(out, 'report.json'), 'w') as f:
+        json.dump(result, f, indent=2)
+    with open(os.path.join(out, 'results.xml'), 'w') as f:
+        f.write(artifacts.junit(records))
+    with open(os.path.join(out, 'results.html'), 'w') as f:
+        f.write(artifacts.html_page(result, records))
+    with open(conf_path) as f:
+        redacted = ws.redact(f.read())
+    with open(os.path.join(out, 'tempest.conf'), 'w') as f:
+        f.write(redacted)
+    if os.path.exists(log):
+        shutil.copyfile(log, os.path.join(out, 'tempest.log'))
+    else:
+        open(os.path.join(out, 'tempest.log'), 'w').close()
+    artifacts.scrub(out, _secrets(conf_path, state.get('accounts')))
+    print(text)
+    print('pending-conformance: artifacts in %s' % out)
+    return result['exit_code']
+
+
+# --- merge ----------------------------------------------------------------
+
+_DECIDES = ('fail', 'pass', 'known divergence', 'needs admin',
+            'needs disruption', 'skip', 'not run', 'not applicable',
+            'planned', 'unobservable')
+
+
+def merge(reports):
+    """One report over several legs of one cloud."""
+    clouds = {r['header'].get('cloud_id') for r in reports}
+    if len(clouds) != 1:
+        raise UsageError('the reports are of different clouds: %s'
+                         % ', '.join(sorted(str(c) for c in clouds)))
+    rows = {}
+    order = []
+    for rep in reports:
+        leg = rep['header'].get('leg')
+        for row in rep['requirements']:
+            row = dict(row, leg=leg, claims=rep['header'].get('claims'))
+            best = rows.get(row['id'])
+            if best is None:
+                order.append(row['id'])
+            if best is None or (_DECIDES.index(row['outcome'])
+                                < _DECIDES.index(best['outcome'])):
+                rows[row['id']] = row
+    merged = [rows[i] for i in order]
+    totals = {}
+    for row in merged:
+        totals[row['outcome']] = totals.get(row['outcome'], 0) + 1
+    reasons = []
+    failed = [r['id'] for r in merged if r['outcome'] == 'fail']
+    if failed:
+        reasons.append('%d requirement(s) failed: %s'
+                       % (len(failed), ', '.join(failed)))
+    for rep in reports:
+        if not rep['verdict']['passed']:
+            reasons.append('leg %s failed: %s' % (
+                rep['header'].get('leg'),
+                '; '.join(rep['verdict']['reasons'])))
+    if not any(r['outcome'] in ('pass', 'known divergence') for r in merged):
+        reasons.append('nothing verified')
+    passed = not reasons
+    applicable = [r for r in merged if r['outcome'] not in (
+        'not applicable', 'planned', 'unobservable')]
+    verified = [r for r in applicable if r['outcome'] in (
+        'pass', 'known divergence')]
+    lines = ['VERDICT: %s (merged, %d legs): %d of %d applicable '
+             'requirement(s) verified'
+             % ('PASS' if passed else 'FAIL', len(reports), len(verified),
+                len(applicable))]
+    lines += ['  - ' + r for r in reasons]
+    header = dict(reports[0]['header'])
+    header['legs'] = [{'leg': r['header'].get('leg'),
+                       'claims': r['header'].get('claims'),
+                       'mode': r['header'].get('mode'),
+                       'passed': r['verdict']['passed']} for r in reports]
+    for key in ('leg', 'claims', 'regex', 'started', 'ended', 'leaks'):
+        header.pop(key, None)
+    return {'header': header, 'requirements': merged, 'totals': totals,
+            'verdict': {'passed': passed, 'lines': lines,
+                        'reasons': reasons, 'mode': 'merged'},
+            'exit_code': 0 if passed else 1}
+
+
+def cmd_merge(args):
+    reports = []
+    for path in args.reports:
+        try:
+            with open(path) as f:
+                reports.append(json.load(f))
+        except (OSError, ValueError) as e:
+            raise UsageError('cannot read report %s: %s' % (path, e))
+    result = merge(reports)
+    with open(args.output, 'w') as f:
+        json.dump(result, f, indent=2)
+    print(report_mod.render(result['requirements'], result['totals'],
+                            result['verdict']))
+    return result['exit_code']
+
+
+# --- cleanup --------------------------------------------------------------
+
+def _remove(conn, created):
+    left = []
+    for res in reversed(created):
+        try:
+            if res['kind'] == 'image':
+                conn.image.delete_image(res['id'], ignore_missing=True)
+            elif res['kind'] == 'flavor':
+                conn.compute.delete_flavor(res['id'], ignore_missing=True)
+        except Exception as e:
+            left.append('%s %s: %s' % (res['kind'], res['id'], e))
+    return left
+
+
+def cmd_cleanup(args):
+    root = os.path.abspath(args.workspace)
+    state = ws.load_state(root)
+    created = state.get('created') or []
+    if not created:
+        print('pending-conformance: init created nothing in %s' % root)
+        return 0
+    left = _remove(_connect(state['cloud']), created)
+    if left:
+        print('pending-conformance: could not remove: %s' % '; '.join(left),
+              file=sys.stderr)
+        return 1
+    state['created'] = []
+    ws.save_state(root, state)
+    print('pending-conformance: removed %d resource(s) init created'
+          % len(created))
+    return 0
+
+
+def parser():
+    p = argparse.ArgumentParser(
+        prog='pending-conformance',
+        description='Conformance of a cloud to the Nova PENDING state, '
+                    'host_status and cell0 rebuild specs.')
+    sub = p.add_subparsers(dest='command', required=True)
+    init = sub.add_parser('init', help='write a Tempest workspace for a '
+                                       'cloud of clouds.yaml')
+    init.add_argument('--os-cloud', required=True,
+                      help='the cloud entry of clouds.yaml')
+    init.add_argument('--workspace', required=True)
+    init.add_argument('--claims', help='YAML: what the cloud implements '
+                                       '([nova_conformance] keys)')
+    init.add_argument('--accounts', help="Tempest's accounts.yaml "
+                                         '(pre-provisioned credentials)')
+    init.add_argument('--create', action='store_true',
+                      help='create a tiny image and two flavors (admin); '
+                           'cleanup removes them')
+    init.add_argument('--image', help='image name or id to use')
+    init.add_argument('--flavor', help='flavor name or id to use')
+    run = sub.add_parser('run', help='run the suite; write artifacts and '
+                                     'the verdict')
+    run.add_argument('--workspace', required=True)
+    run.add_argument('--mode', choices=verdict_mod.MODES,
+                     default=verdict_mod.CERTIFY)
+    run.add_argument('--regex', help='tests to run (default: the whole '
+                                     'suite, %s)' % DEFAULT_REGEX)
+    run.add_argument('--output', help='artifacts folder (default: '
+                                      'WORKSPACE/results)')
+    run.add_argument('--leg', help='name of this run in a merged report '
+                                   '(default: the output folder name)')
+    run.add_argument('--concurrency', type=int, default=2)
+    merge_p = sub.add_parser('merge', help='one report over several runs '
+                                           'of one cloud')
+    merge_p.add_argument('--output', required=True)
+    merge_p.add_argument('reports', nargs='+')
+    cleanup = sub.add_parser('cleanup', help='remove what init --create '
+                                             'made')
+    cleanup.add_argument('--workspace', required=True)
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    command = {'init': cmd_init, 'run': cmd_run, 'merge': cmd_merge,
+               'cleanup': cmd_cleanup}[args.command]
+    try:
+        return command(args)
+    except (UsageError, claims_mod.ClaimsError, ws.WorkspaceError,
+            report_mod.BadInput) as e:
+        print('pending-conformance %s: %s' % (args.command, e),
+              file=sys.stderr)
+        return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,183 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The Tempest workspace ``init`` writes, and the state it keeps there.
+
+``DIR/etc/tempest.conf`` is written whole from what discovery read, the
+clouds.yaml entry's credentials and the claims; ``DIR/pending-conformance.
+json`` keeps what ``run``, ``cleanup`` and the report need (the cloud's
+identity, the claims, the run's name prefix, what ``--create`` made).
+"""
+
+import configparser
+import io
+import json
+import os
+import secrets
+
+STATE = 'pending-conformance.json'
+
+# Options whose values never reach an artifact: Tempest's and ours.
+SECRET_OPTIONS = frozenset([
+    'admin_password', 'password', 'alt_password', 'secret',
+    'application_credential_secret', 'transport_url', 'token',
+    'connection', 'change_password'])
+# Any option whose name ends so is secret too.
+SECRET_SUFFIXES = ('_password', '_secret', '_token', '_key')
+
+
+class WorkspaceError(Exception):
+    """The workspace cannot be written or read; the message says why."""
+
+
+def new_prefix():
+    """A resource name prefix unique to one workspace, e.g. pcf3f9a0c1d."""
+    return 'pcf' + secrets.token_hex(4)
+
+
+def credentials(auth, auth_type):
+    """[auth] admin_* options from a clouds.yaml entry's auth, or an error.
+
+    Tempest's dynamic credentials need a user name and password with the
+    admin role; an application credential or a token cannot create users.
+    """
+    if auth_type not in (None, '', 'password', 'v3password'):
+        raise WorkspaceError(
+            'the cloud authenticates with %s: Tempest can create its test '
+            'users only with a password; pass --accounts with '
+            'pre-provisioned accounts instead' % auth_type)
+    missing = [k for k in ('username', 'password') if not auth.get(k)]
+    if missing:
+        raise WorkspaceError('the clouds.yaml entry lacks %s'
+                             % ', '.join(missing))
+    return {
+        'admin_username': auth['username'],
+        'admin_password': auth['password'],
+        'admin_project_name': auth.get('project_name') or '',
+        'admin_domain_name': (auth.get('user_domain_name')
+                              or auth.get('domain_name') or 'Default'),
+        'admin_project_domain_name': (auth.get('project_domain_name')
+                                      or auth.get('domain_name')
+                                      or 'Default'),
+    }
+
+
+def tempest_conf(workspace, found, claims, prefix, admin_auth=None,
+                 accounts=None, cacert=None, verify=True):
+    """The whole tempest.conf as a ConfigParser."""
+    from pending_tempest_plugin.runner import claims as claims_mod
+
+    conf = configparser.RawConfigParser()
+    conf.optionxform = str
+
+    def section(name, **values):
+        conf.add_section(name)
+        for key, value in values.items():
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = 'true' if value else 'false'
+            conf.set(name, key, str(value))
+
+    region = found.get('region') or ''
+    conf.set('DEFAULT', 'log_dir', os.path.join(workspace, 'logs'))
+    conf.set('DEFAULT', 'log_file', 'tempest.log')
+    conf.set('DEFAULT', 'use_stderr', 'false')
+    conf.set('DEFAULT', 'resource_name_prefix', prefix)
+    auth = {'tempest_roles': 'member'}
+    if accounts:
+        auth.update(use_dynamic_credentials=False,
+                    test_accounts_file=os.path.abspath(accounts))
+    else:
+        auth.update(use_dynamic_credentials=True,
+                    create_isolated_networks='neutron' in found['services'],
+                    **(admin_auth or {}))
+    section('auth', **auth)
+    section('identity', uri_v3=found['auth_url'].rstrip('/') + (
+        '' if found['auth_url'].rstrip('/').endswith('/v3') else '/v3'),
+        auth_version='v3', region=region,
+        ca_certificates_file=cacert,
+        disable_ssl_certificate_validation=not verify)
+    section('identity-feature-enabled', api_v2=False)
+    low, high = found['microversions']['compute']
+    hosts = found.get('compute_hosts') or []
+    section('compute', image_ref=found['images'][0],
+            image_ref_alt=found['images'][1],
+            flavor_ref=found['flavors'][0],
+            flavor_ref_alt=found['flavors'][1],
+            min_microversion=low, max_microversion=high, region=region,
+            min_compute_nodes=max(1, len(hosts)))
+    if 'neutron' in found['services']:
+        section('network', region=region,
+                public_network_id=found.get('public_network_id'))
+        section('network-feature-enabled', api_extensions=','.join(
+            found.get('network_extensions') or []) or None)
+    if 'cinder' in found['services']:
+        low, high = found['microversions'].get('volume', (None, None))
+        section('volume', region=region, catalog_type=found['volume_type'],
+                min_microversion=low, max_microversion=high)
+    if 'placement' in found['services']:
+        section('placement', region=region)
+    section('image', region=region)
+    section('validation', run_validation=False)
+    section('service_available', **{
+        name: name in found['services']
+        for name in ('nova', 'glance', 'neutron', 'cinder', 'placement',
+                     'swift')})
+    section('oslo_concurrency', lock_path=os.path.join(workspace, 'lock'))
+    section('nova_conformance',
+            **dict(claims_mod.nova_conformance_options(claims)))
+    return conf
+
+
+def render(conf):
+    """tempest.conf text."""
+    out = io.StringIO()
+    conf.write(out)
+    return out.getvalue()
+
+
+def is_secret(option):
+    option = option.lower()
+    return option in SECRET_OPTIONS or option.endswith(SECRET_SUFFIXES)
+
+
+def redact(text):
+    """An ini file's text with the value of every secret option as ***."""
+    lines = []
+    for line in text.splitlines(True):
+        key, sep, _ = line.partition('=')
+        if (sep and not line.lstrip().startswith(('#', ';', '['))
+                and is_secret(key.strip())):
+            line = '%s = ***\n' % key.strip()
+        lines.append(line)
+    return ''.join(lines)
+
+
+def save_state(workspace, state):
+    path = os.path.join(workspace, STATE)
+    with open(path + '.tmp', 'w') as f:
+        json.dump(state, f, indent=2, sort_keys=True)
+    os.replace(path + '.tmp', path)
+
+
+def load_state(workspace):
+    path = os.path.join(workspace, STATE)
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise WorkspaceError('%s is not a workspace of pending-conformance '
+                             'init (no %s)' % (workspace, STATE))
+    except (OSError, ValueError) as e:
+        raise WorkspaceError('cannot read %s: %s' % (path, e))

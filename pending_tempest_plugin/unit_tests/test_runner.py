@@ -1,0 +1,265 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""pending-conformance without a cloud: claims, tempest.conf, artifacts."""
+
+import configparser
+import io
+import json
+import os
+from xml.etree import ElementTree
+
+import fixtures
+import testtools
+
+from pending_tempest_plugin.conformance import report
+from pending_tempest_plugin.runner import artifacts
+from pending_tempest_plugin.runner import claims
+from pending_tempest_plugin.runner import cli
+from pending_tempest_plugin.runner import discovery
+from pending_tempest_plugin.runner import workspace
+from pending_tempest_plugin.unit_tests import fakes
+from pending_tempest_plugin.unit_tests import test_report
+
+FOUND = {
+    'cloud_id': 'a1b2', 'region': 'RegionOne', 'admin': True,
+    'auth_url': 'https://keystone.example:5000',
+    'services': ['cinder', 'glance', 'neutron', 'nova', 'placement'],
+    'volume_type': 'block-storage',
+    'microversions': {'compute': ('2.1', '2.106'),
+                      'volume': ('3.0', '3.71')},
+    'images': ['img-1', 'img-1'], 'flavors': ['f1', 'f2'],
+    'public_network_id': 'ext-1', 'network_extensions': ['router'],
+    'compute_hosts': ['cn1', 'cn2'],
+}
+
+
+class TestClaims(fakes.FileTestCase):
+
+    def test_claims_are_typed_and_defaulted(self):
+        got = claims.load(self.write('c.yaml', (
+            'pending_state_enabled: true\npending_state_microversion: 2.105\n'
+            'host_status_policy_profile: unknown_only\nname: lab\n')))
+        self.assertIs(True, got['pending_state_enabled'])
+        self.assertEqual('2.105', got['pending_state_microversion'])
+        self.assertIsNone(got['cell0_rebuild_microversion'])
+        self.assertEqual('trait', got['novalidhost_trigger'])
+        self.assertEqual('lab', got['name'])
+
+    def test_bad_claims_say_what_is_wrong(self):
+        for text, message in (
+                ('- a\n', 'expected a mapping'),
+                ('pending_state: true\n', "unknown claim 'pending_state'"),
+                ('pending_state_enabled: "yes"\n', 'is not a boolean'),
+                ('host_status_policy_profile: everyone\n',
+                 'host_status_policy_profile'),
+                ('pending_state_enabled: true\n',
+                 'needs pending_state_microversion'),
+                ('{[\n', 'is not YAML')):
+            e = self.assertRaises(claims.ClaimsError, claims.load,
+                                  self.write('bad.yaml', text))
+            self.assertIn(message, str(e))
+        e = self.assertRaises(claims.ClaimsError, claims.load,
+                              os.path.join(self.tmp, 'none.yaml'))
+        self.assertIn('cannot read the claims file', str(e))
+
+    def test_main_exits_2_on_bad_claims(self):
+        err = self.useFixture(fixtures.MonkeyPatch('sys.stderr',
+                                                   io.StringIO())).new_value
+        self.assertEqual(2, cli.main([
+            'init', '--os-cloud', 'x', '--workspace', self.tmp,
+            '--claims', self.write('bad.yaml', 'nope: 1\n')]))
+        self.assertIn("pending-conformance init: ", err.getvalue())
+        self.assertIn("unknown claim 'nope'", err.getvalue())
+
+    def test_run_without_init_exits_2(self):
+        err = self.useFixture(fixtures.MonkeyPatch('sys.stderr',
+                                                   io.StringIO())).new_value
+        self.assertEqual(2, cli.main(['run', '--workspace', self.tmp]))
+        self.assertIn('is not a workspace of pending-conformance init',
+                      err.getvalue())
+
+
+class TestWorkspace(fakes.FileTestCase):
+
+    def conf(self, **kwargs):
+        got = claims.validate({'pending_state_enabled': True,
+                               'pending_state_microversion': '2.105'}, 'x')
+        conf = workspace.tempest_conf(self.tmp, FOUND, got, 'pcf00000000',
+                                      **kwargs)
+        parser = configparser.RawConfigParser()
+        parser.read_string(workspace.render(conf))
+        return parser
+
+    def test_tempest_conf_from_discovery_and_claims(self):
+        auth = workspace.credentials(
+            {'username': 'admin', 'password': 's3cret!', 'project_name':
+             'admin', 'user_domain_name': 'Default'}, 'password')
+        conf = self.conf(admin_auth=auth, cacert='/etc/ca.pem')
+        self.assertEqual('2.106', conf.get('compute', 'max_microversion'))
+        self.assertEqual('https://keystone.example:5000/v3',
+                         conf.get('identity', 'uri_v3'))
+        self.assertEqual('/etc/ca.pem',
+                         conf.get('identity', 'ca_certificates_file'))
+        self.assertEqual('2', conf.get('compute', 'min_compute_nodes'))
+        self.assertEqual('pcf00000000',
+                         conf.get('DEFAULT', 'resource_name_prefix'))
+        self.assertEqual('true', conf.get('nova_conformance',
+                                          'pending_state_enabled'))
+        self.assertFalse(conf.has_option('nova_conformance',
+                                         'host_status_policy_profile'))
+        self.assertEqual('s3cret!', conf.get('auth', 'admin_password'))
+        self.assertEqual('true', conf.get('service_available', 'cinder'))
+        self.assertEqual('false', conf.get('service_available', 'swift'))
+        self.assertEqual('3.71', conf.get('volume', 'max_microversion'))
+
+    def test_accounts_replace_dynamic_credentials(self):
+        conf = self.conf(accounts='/x/accounts.yaml')
+        self.assertEqual('false', conf.get('auth', 'use_dynamic_credentials'))
+        self.assertEqual('/x/accounts.yaml',
+                         conf.get('auth', 'test_accounts_file'))
+        self.assertFalse(conf.has_option('auth', 'admin_password'))
+
+    def test_application_credentials_need_accounts(self):
+        e = self.assertRaises(workspace.WorkspaceError,
+                              workspace.credentials,
+                              {'application_credential_id': 'x'},
+                              'v3applicationcredential')
+        self.assertIn('--accounts', str(e))
+
+    def test_redact(self):
+        text = ('[auth]\nadmin_password = s3cret!\nadmin_username = admin\n'
+                '[x]\nfoo_secret=abc\n# password = comment\n')
+        out = workspace.redact(text)
+        self.assertNotIn('s3cret!', out)
+        self.assertNotIn('abc', out)
+        self.assertIn('admin_username = admin', out)
+        self.assertIn('# password = comment', out)
+
+    def test_state_round_trip_and_missing(self):
+        workspace.save_state(self.tmp, {'prefix': 'pcf1'})
+        self.assertEqual({'prefix': 'pcf1'}, workspace.load_state(self.tmp))
+        self.assertRaises(workspace.WorkspaceError, workspace.load_state,
+                          os.path.join(self.tmp, 'none'))
+
+
+class TestDiscovery(testtools.TestCase):
+
+    def test_cloud_identity_is_the_identity_service_id(self):
+        catalog = [{'type': 'compute', 'id': 'c'},
+                   {'type': 'identity', 'id': 'k3y'}]
+        self.assertEqual('k3y', discovery.cloud_identity(catalog, 'u'))
+        other = discovery.cloud_identity([], 'https://k:5000/v3')
+        self.assertTrue(other.startswith('sha256:'))
+        self.assertNotIn('k:5000', other)
+
+    def test_version_ranges(self):
+        self.assertEqual(('2.1', '2.106'), discovery._range(
+            {'version': {'id': 'v2.1', 'min_version': '2.1',
+                         'version': '2.106'}}, 'v2.1'))
+        self.assertEqual(('1.0', '1.39'), discovery._range(
+            {'versions': [{'id': 'v1.0', 'min_version': '1.0',
+                           'max_version': '1.39'}]}, 'v1'))
+        self.assertEqual('http://h:8776/', discovery._version_root(
+            'http://h:8776/v3/abc123'))
+
+
+class TestArtifacts(fakes.FileTestCase):
+
+    def result(self):
+        records = test_report._records([
+            (test_report._test('test_up_visibility', test_report.UP),
+             'fail', 'x-openstack-request-id: %s\nAssertionError: <bad & '
+             'wrong>' % test_report.REQ_ID),
+            (test_report._test('t', test_report.HS03), 'skip', 'set x'),
+            ('setUpClass (a.B)', 'fail', 'boom')])
+        return records, report.report(records, dict(report.CLAIM_DEFAULTS),
+                                      True)
+
+    def test_junit_parses_and_counts(self):
+        records, _ = self.result()
+        root = ElementTree.fromstring(artifacts.junit(records))
+        suite = root.find('testsuite')
+        self.assertEqual('3', suite.get('tests'))
+        self.assertEqual('2', suite.get('failures'))
+        self.assertEqual('1', suite.get('skipped'))
+        self.assertIn(test_report.REQ_ID, suite.find(
+            'testcase/failure').text)
+
+    def test_html_shows_verdict_and_totals_escaped(self):
+        records, result = self.result()
+        page = artifacts.html_page(result, records)
+        self.assertIn('id="verdict"', page)
+        self.assertIn('VERDICT: FAIL', page)
+        self.assertIn('id="totals"', page)
+        self.assertIn('&lt;bad &amp; wrong&gt;', page)
+        self.assertNotIn('<bad', page)
+
+    def test_scrub_removes_secrets_from_every_file(self):
+        self.write('a.log', 'admin password s3cret!! here')
+        os.mkdir(os.path.join(self.tmp, 'sub'))
+        self.write('sub/b.txt', 'nothing')
+        touched = artifacts.scrub(self.tmp, ['s3cret!!', 'admin', ''])
+        self.assertEqual([os.path.join(self.tmp, 'a.log')], touched)
+        with open(os.path.join(self.tmp, 'a.log')) as f:
+            self.assertEqual('admin password *** here', f.read())
+
+
+class TestMerge(testtools.TestCase):
+
+    def leg(self, name, outcome, cloud='c1', passed=True):
+        return {'header': {'cloud_id': cloud, 'leg': name, 'claims': {
+            'host_status_policy_profile': name}},
+            'verdict': {'passed': passed, 'reasons': [] if passed else
+                        ['x']},
+            'requirements': [
+                {'id': 'HS-14', 'level': 'MUST', 'outcome': outcome,
+                 'detail': ''},
+                {'id': 'HS-15', 'level': 'MUST', 'outcome': {
+                    'pass': 'not applicable', 'not applicable': 'pass'}
+                    .get(outcome, outcome), 'detail': ''}]}
+
+    def test_each_row_is_decided_by_the_leg_that_verified_it(self):
+        result = cli.merge([self.leg('admin_only', 'pass'),
+                            self.leg('admin_or_owner', 'not applicable')])
+        rows = {r['id']: r for r in result['requirements']}
+        self.assertEqual(('pass', 'admin_only'),
+                         (rows['HS-14']['outcome'], rows['HS-14']['leg']))
+        self.assertEqual(('pass', 'admin_or_owner'),
+                         (rows['HS-15']['outcome'], rows['HS-15']['leg']))
+        self.assertEqual(0, result['exit_code'])
+        self.assertEqual(2, len(result['header']['legs']))
+
+    def test_a_failure_in_any_leg_fails(self):
+        result = cli.merge([self.leg('admin_only', 'pass'),
+                            self.leg('admin_or_owner', 'fail',
+                                     passed=False)])
+        self.assertEqual(1, result['exit_code'])
+
+    def test_reports_of_two_clouds_do_not_merge(self):
+        self.assertRaises(cli.UsageError, cli.merge, [
+            self.leg('a', 'pass'), self.leg('b', 'pass', cloud='c2')])
+
+    def test_merge_main_writes_json(self):
+        tmp = self.useFixture(fixtures.TempDir()).path
+        self.useFixture(fixtures.MonkeyPatch('sys.stdout', io.StringIO()))
+        paths = []
+        for i, leg in enumerate((self.leg('admin_only', 'pass'),
+                                 self.leg('admin_or_owner', 'pass'))):
+            paths.append(os.path.join(tmp, '%d.json' % i))
+            with open(paths[-1], 'w') as f:
+                json.dump(leg, f)
+        out = os.path.join(tmp, 'merged.json')
+        self.assertEqual(0, cli.main(['merge', '--output', out] + paths))
+        with open(out) as f:
+            self.assertEqual('merged', json.load(f)['verdict']['mode'])
