@@ -205,6 +205,22 @@ def _secrets(conf_path, accounts):
     return values
 
 
+def _save_stream(stestr, run_id, dest):
+    """This run's subunit v2 stream (stestr stores v1), or an empty one.
+
+    The run is the one stestr numbered ``run_id`` when it started: an
+    earlier run's stream never stands in for a run that recorded nothing.
+    """
+    from stestr.repository import util as stestr_util
+
+    data = b''
+    if os.path.isfile(os.path.join(stestr, run_id)):
+        repo = stestr_util.get_repo_open(repo_url=os.path.dirname(stestr))
+        data = repo.get_test_run(run_id).get_subunit_stream().read()
+    with open(dest, 'wb') as f:
+        f.write(data)
+
+
 def cmd_run(args):
     root = os.path.abspath(args.workspace)
     state = ws.load_state(root)
@@ -233,11 +249,7 @@ def cmd_run(args):
     subprocess.run(cmd, cwd=root)
     print(flush=True)
     ended = _now()
-    stream = os.path.join(stestr, run_id)
-    if os.path.isfile(stream):
-        shutil.copyfile(stream, os.path.join(out, 'results.subunit'))
-    else:   # nothing ran: an empty stream, so the verdict says so
-        open(os.path.join(out, 'results.subunit'), 'wb').close()
+    _save_stream(stestr, run_id, os.path.join(out, 'results.subunit'))
     with open(os.path.join(out, 'results.subunit'), 'rb') as f:
         records = verdict_mod.records_from_subunit(f)
     claims, admin = report_mod.context_from_tempest_conf(conf_path)

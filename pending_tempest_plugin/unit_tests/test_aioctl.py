@@ -185,6 +185,20 @@ class TestDown(AioctlTestCase):
         self.assertEqual(0, code, err)
         self.assertIn('embedded cloud stopped', out)
 
+    def test_epmd_stops_after_every_other_program(self):
+        # RabbitMQ starts an epmd of its own when ours stops before it.
+        sup = aioctl.Supervisor('c', 'ctl', 'd', 'p')
+        status = ('epmd RUNNING pid 1\nrabbitmq RUNNING pid 2\n'
+                  'nova-api RUNNING pid 3\n')
+        with mock.patch.object(aioctl.Supervisor, 'call', autospec=True,
+                               side_effect=[status, '', '']) as call:
+            sup.stop_all()
+        self.assertEqual(
+            [mock.call(sup, 'status', check=False),
+             mock.call(sup, 'stop', 'rabbitmq', 'nova-api', check=False),
+             mock.call(sup, 'stop', 'epmd', check=False)],
+            call.call_args_list)
+
 
 class TestCached(AioctlTestCase):
 

@@ -316,6 +316,22 @@ class Supervisor(object):
                                              out.stderr))
         return out.stdout
 
+    # Stopped only once everything else has: RabbitMQ, seeing the epmd it
+    # registered with vanish while it still runs, starts one of its own
+    # (`epmd -daemon`, outside the supervisor, holding epmd's port), and the
+    # next `up` then finds the port taken.  `stop all` stops every program
+    # at once, so a CI run hit that race at the stock leg's down --purge.
+    STOP_LAST = ('epmd',)
+
+    def stop_all(self):
+        """Stop every program, STOP_LAST ones after all the others."""
+        names = list(self.states())
+        first = [n for n in names if n not in self.STOP_LAST]
+        last = [n for n in names if n in self.STOP_LAST]
+        for wave in (first, last):
+            if wave:
+                self.call('stop', *wave, check=False)
+
     def states(self):
         """{program: state} for every program, in one supervisorctl call."""
         result = {}
@@ -466,7 +482,7 @@ def our_processes(aio_dir):
 def cmd_down(args):
     sup = supervisor_from(args)
     if sup.running():
-        sup.call('stop', 'all', check=False)
+        sup.stop_all()
         sup.call('shutdown', check=False)
         for _ in range(600):
             if not sup.running():
