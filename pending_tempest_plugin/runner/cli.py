@@ -151,10 +151,7 @@ def cmd_init(args):
             raise UsageError(str(e))
     root = os.path.abspath(args.workspace)
     os.makedirs(root, exist_ok=True)
-    if not os.path.isdir(os.path.join(root, 'etc')):
-        subprocess.run([_tempest(), 'init', '--workspace-path',
-                        os.path.join(root, '.workspace.yaml'), root],
-                       check=True, stdout=subprocess.DEVNULL)
+    ws.create(root)
     conf = ws.tempest_conf(
         root, found, claims, prefix, admin_auth=admin_auth,
         accounts=args.accounts, cacert=cloud_conf.get('cacert'),

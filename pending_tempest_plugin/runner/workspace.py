@@ -40,6 +40,23 @@ class WorkspaceError(Exception):
     """The workspace cannot be written or read; the message says why."""
 
 
+def create(root):
+    """The folders and .stestr.conf of a Tempest workspace at ``root``.
+
+    What ``tempest init`` writes, without its global workspace registry and
+    its lock under /tmp (another user's lock there made it fail).
+    """
+    import tempest
+
+    for name in ('etc', 'logs', 'lock'):
+        os.makedirs(os.path.join(root, name), exist_ok=True)
+    top = os.path.dirname(os.path.abspath(tempest.__file__))
+    with open(os.path.join(root, '.stestr.conf'), 'w') as f:
+        f.write('[DEFAULT]\ntest_path=%s\ntop_dir=%s\n'
+                'group_regex=([^\\.]*\\.)*\n'
+                % (os.path.join(top, 'test_discover'), top))
+
+
 def new_prefix():
     """A resource name prefix unique to one workspace, e.g. pcf3f9a0c1d."""
     return 'pcf' + secrets.token_hex(4)
