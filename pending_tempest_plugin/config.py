@@ -69,6 +69,16 @@ NovaConformanceGroup = [
                      'change is undone when the test ends).  These tests '
                      'need admin credentials and run serially; leave this '
                      'False on a shared production cloud.'),
+    cfg.ListOpt('disruptive_hosts',
+                default=[],
+                help='The compute hosts (as os-services names them) the '
+                     'disruptive tests may disable, force down and stop; '
+                     'required with disruptive_tests.  No other host is '
+                     'ever touched: a test whose server the scheduler '
+                     'placed on another host first moves it to the first '
+                     'of these with an admin cold migration (microversion '
+                     '2.56), and the service controls refuse any host not '
+                     'listed.'),
     cfg.StrOpt('compute_stop_command',
                default=None,
                help='Command that stops the nova-compute service of one '

@@ -37,6 +37,10 @@ def config_problems(group=None):
         problems.append('pending_state_enabled = True needs '
                         'pending_state_microversion: without it every PENDING '
                         'test would skip')
+    if group.disruptive_tests and not group.disruptive_hosts:
+        problems.append('disruptive_tests = True needs disruptive_hosts, the '
+                        'compute hosts the tests may disable, force down and '
+                        'stop (as os-services names them)')
     if bool(group.compute_stop_command) != bool(group.compute_start_command):
         problems.append('compute_stop_command and compute_start_command are '
                         'set together: a stopped compute must be started '

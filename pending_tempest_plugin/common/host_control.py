@@ -20,8 +20,9 @@ service as os-services reports it and registers, before changing anything,
 one cleanup that starts the service again if it was stopped, puts back
 ``forced_down`` and the enabled/disabled status (with its reason), then
 waits until os-services reports the original status, forced_down and
-up/down state.  So a failing test still leaves every compute as it found
-it, and the next test starts from a settled service.
+up/down state.  Only the hosts ``[nova_conformance] disruptive_hosts``
+lists are ever changed.  So a failing test still leaves every compute as it
+found it, and the next test starts from a settled service.
 """
 
 import shlex
@@ -140,7 +141,17 @@ class HostControl(object):
     # -- internals ---------------------------------------------------------
 
     def _remember(self, host):
-        """Record the original service once and register its restore."""
+        """Record the original service once and register its restore.
+
+        Refuses (InvalidConfiguration) a host that ``[nova_conformance]
+        disruptive_hosts`` does not list, before anything is changed.
+        """
+        allowed = CONF.nova_conformance.disruptive_hosts or []
+        if host not in allowed:
+            raise lib_exc.InvalidConfiguration(
+                'refusing to change nova-compute on %s: [nova_conformance] '
+                'disruptive_hosts lists only %s'
+                % (host, ', '.join(allowed) or 'no host'))
         if host not in self._touched:
             service = self.service(host)
             self._touched[host] = {'service': service, 'stopped': False}

@@ -42,7 +42,8 @@ REQUIRED_FIELDS = ('id', 'section', 'text', 'admin', 'disruptive', 'status',
 Requirement = collections.namedtuple(
     'Requirement', ['id', 'spec', 'section', 'text', 'admin', 'disruptive',
                     'status', 'tests', 'reason', 'flagged', 'note',
-                    'applies'])
+                    'applies', 'member_tests'])
+Requirement.__new__.__defaults__ = ((),)
 DeclaredTest = collections.namedtuple(
     'DeclaredTest', ['idempotent_id', 'name', 'path', 'requirements'])
 
@@ -94,7 +95,8 @@ def load(path=CATALOGUE_PATH):
             admin=entry['admin'], disruptive=entry['disruptive'],
             status=entry['status'], tests=list(entry['tests'] or []),
             reason=entry.get('reason'), flagged=entry.get('flagged'),
-            note=entry.get('note'), applies=entry.get('applies') or {}))
+            note=entry.get('note'), applies=entry.get('applies') or {},
+            member_tests=list(entry.get('member_tests') or [])))
     return Catalogue(specs, reqs)
 
 
@@ -130,6 +132,13 @@ def validate(catalogue):
                 problems.append('%s: %s without a reason' % (rid, req.status))
         problems.extend(_validate_flag(req))
         problems.extend(_validate_applies(req))
+        if req.member_tests and req.admin:
+            problems.append('%s: member_tests on a requirement that needs '
+                            'admin' % rid)
+        stray = [t for t in req.member_tests if t not in req.tests]
+        if stray:
+            problems.append('%s: member_tests %s are not among its tests'
+                            % (rid, ', '.join(stray)))
     return problems
 
 

@@ -43,6 +43,7 @@ import yaml
 
 from pending_tempest_plugin.conformance import catalogue
 from pending_tempest_plugin.conformance import verdict as verdict_mod
+from pending_tempest_plugin.runner import claims as claims_mod
 
 
 def render(rows, totals, verdict=None):
@@ -69,14 +70,18 @@ class BadInput(Exception):
 
 _BOOL = {'true': True, 'false': False, '1': True, '0': False, 'yes': True,
          'no': False}
-# Claims: the [nova_conformance] options that say what the cloud is.
+# Claims: the [nova_conformance] options that say what the cloud is (the
+# others say how to drive it); their defaults are the options' own.
 CLAIM_OPTIONS = ('pending_state_enabled', 'pending_state_microversion',
                  'cell0_rebuild_microversion', 'host_status_policy_profile',
-                 'disruptive_tests', 'novalidhost_trigger', 'quota_counting')
-CLAIM_DEFAULTS = {'pending_state_enabled': False,
-                  'host_status_policy_profile': 'admin_only',
-                  'disruptive_tests': False, 'novalidhost_trigger': 'trait',
-                  'quota_counting': 'db'}
+                 'disruptive_tests', 'disruptive_hosts',
+                 'novalidhost_trigger', 'quota_counting')
+
+
+def claim_defaults():
+    """The claims of a tempest.conf that sets no [nova_conformance]."""
+    defaults = claims_mod.defaults()
+    return {key: defaults[key] for key in CLAIM_OPTIONS}
 
 
 def context_from_tempest_conf(path):
@@ -92,18 +97,13 @@ def context_from_tempest_conf(path):
             parser.read_file(f)
     except (OSError, configparser.Error) as e:
         raise BadInput('cannot read tempest.conf %s: %s' % (path, e))
-    claims = dict(CLAIM_DEFAULTS)
-    if parser.has_section('nova_conformance'):
-        for key in CLAIM_OPTIONS:
-            if not parser.has_option('nova_conformance', key):
-                continue
-            value = parser.get('nova_conformance', key).strip()
-            if key in ('pending_state_enabled', 'disruptive_tests'):
-                if value.lower() not in _BOOL:
-                    raise BadInput('%s: [nova_conformance] %s = %r is not a '
-                                   'boolean' % (path, key, value))
-                value = _BOOL[value.lower()]
-            claims[key] = value or None
+    items = (parser.items('nova_conformance')
+             if parser.has_section('nova_conformance') else [])
+    try:
+        typed = claims_mod.from_conf(items, path)
+    except ValueError as e:
+        raise BadInput(str(e))
+    claims = {key: typed[key] for key in CLAIM_OPTIONS}
     get = (lambda s, k, d='': parser.get(s, k).strip()
            if parser.has_option(s, k) else d)
     dynamic = _BOOL.get(get('auth', 'use_dynamic_credentials', 'true')
@@ -184,7 +184,7 @@ def main(argv=None):
         if args.tempest_conf:
             claims, admin = context_from_tempest_conf(args.tempest_conf)
         else:
-            claims, admin = dict(CLAIM_DEFAULTS), True
+            claims, admin = claim_defaults(), True
         leaks = _read_leaks(args.leaks) if args.leaks else []
         if args.subunit == '-':
             records = verdict_mod.records_from_subunit(sys.stdin.buffer)

@@ -44,6 +44,7 @@ MODES = (CERTIFY, EXPLORE)
 
 # Row outcomes beyond those of catalogue.requirement_outcomes.
 NEEDS_ADMIN = 'needs admin'
+_Narrowed = collections.namedtuple('Catalogue', ['requirements'])
 NEEDS_DISRUPTION = 'needs disruption'
 NOT_APPLICABLE = 'not applicable'
 # Rows that count neither for nor against a verdict.
@@ -188,6 +189,16 @@ def evaluate(cat, declared, records, claims, mode=EXPLORE, admin=True,
     rows = []
     for req in cat.requirements:
         outcome, detail = outcomes[req.id]
+        if not admin and req.member_tests:
+            # Without admin, a requirement that needs none is decided by
+            # the tests the catalogue names as runnable by a member.
+            req = req._replace(tests=req.member_tests)
+            outcome, detail = catalogue.requirement_outcomes(
+                _Narrowed([req]), {u: r for u, (r, _) in results.items()}
+            )[req.id]
+            detail = '; '.join(
+                d for d in ('decided without admin by its member test(s)',
+                            detail) if d)
         messages, request_ids = [], []
         why_not = catalogue.applicable(req, claims)
         if req.status != 'verified':

@@ -40,6 +40,14 @@ def _options():
     return {opt.dest: opt for opt in project_config.NovaConformanceGroup}
 
 
+def _is_bool(opt):
+    return opt.type.__class__.__name__ == 'Boolean'
+
+
+def _is_list(opt):
+    return opt.type.__class__.__name__ == 'List'
+
+
 def load(path):
     """The claims of ``path`` as a dict; ClaimsError if anything is off."""
     if path is None:
@@ -84,9 +92,14 @@ def validate(data, where):
                 if opt.type.__class__.__name__ == 'Boolean'
                 else 'string or number'))
             continue
+        if isinstance(value, (list, tuple)) and not _is_list(opt):
+            problems.append('%s: %r is not a string or number'
+                            % (key, value))
+            continue
         try:
-            claims[key] = opt.type(value if isinstance(value, bool)
-                                   else str(value))
+            claims[key] = opt.type(
+                value if isinstance(value, (bool, list, tuple))
+                else str(value))
         except ValueError as e:
             problems.append('%s: %s' % (key, e))
     for key, opt in options.items():
@@ -100,6 +113,39 @@ def validate(data, where):
     return claims
 
 
+def defaults():
+    """Every [nova_conformance] option with its default value."""
+    return {key: opt.default for key, opt in _options().items()}
+
+
+def from_conf(items, where):
+    """Typed claims of tempest.conf's [nova_conformance] (string values).
+
+    ``items`` are (option, value) pairs; options the plugin does not know
+    are left to Tempest.  ValueError names each value that does not parse.
+    """
+    options = _options()
+    claims = defaults()
+    problems = []
+    for key, value in items:
+        opt = options.get(key)
+        if opt is None:
+            continue
+        value = value.strip()
+        if not value:
+            claims[key] = [] if _is_list(opt) else None
+            continue
+        try:
+            claims[key] = opt.type(value)
+        except ValueError as e:
+            problems.append('[nova_conformance] %s = %r is not a %s' % (
+                key, value, 'boolean' if _is_bool(opt)
+                else 'valid value (%s)' % e))
+    if problems:
+        raise ValueError('%s: %s' % (where, '; '.join(problems)))
+    return claims
+
+
 def nova_conformance_options(claims):
     """(option, value) pairs for tempest.conf, defaults left out."""
     options = _options()
@@ -110,5 +156,7 @@ def nova_conformance_options(claims):
             continue
         if isinstance(value, bool):
             value = 'true' if value else 'false'
+        elif isinstance(value, (list, tuple)):
+            value = ','.join(value)
         pairs.append((key, str(value)))
     return pairs

@@ -67,6 +67,45 @@ def _connect(cloud):
     return conn
 
 
+def _account_connections(conn, accounts):
+    """A connection as each account of the accounts file."""
+    import openstack
+    import yaml
+
+    if not accounts:
+        return []
+    try:
+        with open(accounts) as f:
+            entries = yaml.safe_load(f) or []
+    except (OSError, yaml.YAMLError) as e:
+        raise UsageError('cannot read the accounts file %s: %s'
+                         % (accounts, e))
+    cloud = conn.config.config
+    auth = cloud.get('auth') or {}
+    out = []
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict) or not entry.get('project_name'):
+            continue
+        try:
+            account_conn = openstack.connect(
+                auth_url=auth.get('auth_url'),
+                username=entry.get('username'),
+                password=entry.get('password'),
+                project_name=entry['project_name'],
+                user_domain_name=entry.get('user_domain_name', 'Default'),
+                project_domain_name=entry.get('project_domain_name',
+                                              'Default'),
+                region_name=cloud.get('region_name'),
+                cacert=cloud.get('cacert'),
+                verify=cloud.get('verify', True))
+            account_conn.authorize()
+        except Exception as e:   # keystoneauth: 401, unreachable...
+            raise UsageError('cannot authenticate as account %s of %s: %s'
+                             % (entry.get('username'), accounts, e))
+        out.append(account_conn)
+    return out
+
+
 def _versions():
     from importlib import metadata
 
@@ -112,8 +151,12 @@ def _create(conn, prefix):
 
 def cmd_init(args):
     claims = claims_mod.load(args.claims)
-    if args.accounts and not os.path.isfile(args.accounts):
-        raise UsageError('--accounts %s: no such file' % args.accounts)
+    if args.accounts:
+        problems = ws.check_accounts(args.accounts)
+        if problems:
+            raise UsageError('--accounts %s: %s (doc: running, '
+                             '"Pre-provisioned credentials")'
+                             % (args.accounts, '; '.join(problems)))
     conn = _connect(args.os_cloud)
     prefix = ws.new_prefix()
     created = []
@@ -255,6 +298,15 @@ def cmd_run(args):
         conn = _connect(state['cloud'])
         leaks = leaks_mod.find(conn, state['prefix'], found['admin'],
                                found['services'])
+        if not found['admin']:
+            # A member sees only its own project: look as every account.
+            for account_conn in _account_connections(
+                    conn, state.get('accounts')):
+                leaks.extend(
+                    leak for leak in leaks_mod.find(
+                        account_conn, state['prefix'], False,
+                        found['services'])
+                    if leak not in leaks)
     except UsageError as e:
         leaks = ['the leak check could not run: %s' % e]
     result = report_mod.report(records, claims, admin, mode=args.mode,

@@ -57,6 +57,55 @@ def create(root):
                 % (os.path.join(top, 'test_discover'), top))
 
 
+def check_accounts(path):
+    """Problems of a Tempest accounts file for the suite's personas.
+
+    Per test worker the suite needs a member and a reader of one project
+    (owner_member, owner_reader) and an account of another project
+    (other_project); admin is optional (without it the admin requirements
+    read ``needs admin``).  Returns a list of sentences, empty when usable.
+    """
+    import yaml
+
+    try:
+        with open(path) as f:
+            entries = yaml.safe_load(f)
+    except OSError as e:
+        return ['cannot read it: %s' % e]
+    except yaml.YAMLError as e:
+        return ['it is not YAML: %s' % e]
+    if not isinstance(entries, list) or not entries:
+        return ['expected a list of accounts (username, password, '
+                'project_name, roles)']
+    problems = []
+    projects = {}
+    for n, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict):
+            problems.append('entry %d is not a mapping' % n)
+            continue
+        missing = [k for k in ('username', 'password', 'project_name')
+                   if not entry.get(k)]
+        if missing:
+            problems.append('entry %d lacks %s' % (n, ', '.join(missing)))
+            continue
+        roles = set(entry.get('roles') or [])
+        if 'admin' in roles or 'admin' in (entry.get('types') or []):
+            continue
+        projects.setdefault(entry['project_name'], set()).update(
+            roles or ['(no role)'])
+    if problems:
+        return problems
+    owners = [p for p, roles in projects.items()
+              if {'member', 'reader'} <= roles]
+    if not owners:
+        problems.append('no project has both a member and a reader account '
+                        '(personas owner_member and owner_reader)')
+    elif len(projects) < 2:
+        problems.append('no non-admin account in a second project (persona '
+                        'other_project)')
+    return problems
+
+
 def new_prefix():
     """A resource name prefix unique to one workspace, e.g. pcf3f9a0c1d."""
     return 'pcf' + secrets.token_hex(4)

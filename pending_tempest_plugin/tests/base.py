@@ -17,17 +17,25 @@ Built on Tempest's stable interfaces only (``tempest.test``,
 ``tempest.lib``, ``tempest.config``): no import from ``tempest.api`` or
 ``tempest.common``.
 
-Personas (dynamic credentials, no network resources: the servers of the
-host_status tests boot with ``networks: none``):
+Personas (no network resources: the servers of the host_status tests boot
+with ``networks: none``):
 
 ============== ======================= ===================================
 persona        Tempest credentials     who
 ============== ======================= ===================================
 owner_member   ``primary``             member of the project owning servers
 owner_reader   ``project_reader``      reader of that same project
-other_project  ``project_alt_member``  member of another project
-admin          ``admin``               admin (its own project)
+other_project  ``alt``                 a user of another project
+admin          ``admin``               admin (only in classes that need it)
 ============== ======================= ===================================
+
+``alt`` rather than ``project_alt_member``: Tempest's pre-provisioned
+credentials provider has no ``project_alt_member`` (it returns None), and
+its ``alt`` is any free non-admin account, so ``setup_clients`` checks that
+the personas really are what the table says and raises
+InvalidConfiguration naming the accounts file otherwise.  A class that
+needs no admin sets ``credentials`` without ``'admin'``; it then runs with
+member credentials only (``admin_servers`` is None).
 
 Every request names its microversion explicitly (``self.at('2.16')``), so a
 test reads as the API conversation it checks.
@@ -63,7 +71,7 @@ class _ClassCleanups(object):
 class ConformanceTest(api_version_utils.BaseMicroversionTest,
                       test.BaseTestCase):
 
-    credentials = ['primary', 'project_reader', 'project_alt_member', 'admin']
+    credentials = ['primary', 'project_reader', 'alt', 'admin']
 
     # The microversion range a test class needs; the class skips (naming
     # [compute] min/max_microversion) when the configuration excludes it.
@@ -95,14 +103,43 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
     @classmethod
     def setup_clients(cls):
         super(ConformanceTest, cls).setup_clients()
-        cls.admin_servers = cls.os_admin.servers_client
         cls.persona_servers = {
-            'admin': cls.os_admin.servers_client,
             'owner_member': cls.os_primary.servers_client,
             'owner_reader': cls.os_project_reader.servers_client,
-            'other_project': cls.os_project_alt_member.servers_client,
+            'other_project': cls.os_alt.servers_client,
         }
+        cls.admin_servers = None
+        if 'admin' in cls.credentials:
+            cls.admin_servers = cls.os_admin.servers_client
+            cls.persona_servers['admin'] = cls.admin_servers
         cls.owner_project_id = cls.os_primary.credentials.project_id
+        cls.check_personas(
+            cls.owner_project_id,
+            cls.os_project_reader.credentials.project_id,
+            cls.os_alt.credentials.project_id)
+
+    @staticmethod
+    def check_personas(owner, reader, other):
+        """Raise InvalidConfiguration unless the projects fit the personas.
+
+        Dynamic credentials always fit; pre-provisioned ones fit when the
+        accounts file has, per test worker, a member and a reader of one
+        project and a user of another (doc: running, "Pre-provisioned
+        credentials").
+        """
+        if reader != owner:
+            raise lib_exc.InvalidConfiguration(
+                'persona owner_reader (Tempest project_reader, project %s) '
+                'is not in the project of owner_member (Tempest primary, '
+                'project %s): [auth] test_accounts_file needs an account '
+                'with roles [reader] in the project of the member account'
+                % (reader, owner))
+        if other == owner:
+            raise lib_exc.InvalidConfiguration(
+                'persona other_project (Tempest alt) got an account of the '
+                'owner\'s project %s: [auth] test_accounts_file needs, '
+                'per test worker, one account in another project and no '
+                'spare account in the owner\'s' % owner)
 
     # -- configuration ------------------------------------------------------
 
@@ -154,14 +191,15 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
         if wait_for is None:
             return server
         return waiters.wait_for_server_status(
-            cls.admin_servers, server['id'], wait_for)
+            cls.admin_servers or client, server['id'], wait_for)
 
     @classmethod
     def delete_server(cls, server_id):
-        """Delete (as admin) and wait until the server is gone."""
+        """Delete (as admin, else as owner) and wait until it is gone."""
+        client = cls.admin_servers or cls.os_primary.servers_client
         test_utils.call_and_ignore_notfound_exc(
-            cls.admin_servers.delete_server, server_id)
-        waiters.wait_for_server_deletion(cls.admin_servers, server_id)
+            client.delete_server, server_id)
+        waiters.wait_for_server_deletion(client, server_id)
 
     @classmethod
     def host_of(cls, server_id):
@@ -190,13 +228,18 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
         return shown, listed[0] if listed else None
 
     def check_visibility(self, server, host_status, version='2.16',
-                         personas=expectations.PERSONAS):
+                         personas=None):
         """Every persona, in show and in detail, sees what the profile says.
 
-        Fails once with every discrepancy (under-permission,
-        over-permission, wrong value, a value outside the spec's list).
+        ``personas`` defaults to every persona the class has credentials for
+        (all four, or three in a class without admin).  Fails once with
+        every discrepancy (under-permission, over-permission, wrong value, a
+        value outside the spec's list).
         """
         profile = CONF.nova_conformance.host_status_policy_profile
+        if personas is None:
+            personas = [p for p in expectations.PERSONAS
+                        if p in self.persona_servers]
         problems = []
         for persona in personas:
             shown, listed = self.view(persona, server, version)

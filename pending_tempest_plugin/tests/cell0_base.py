@@ -67,6 +67,14 @@ def at_least(version, minimum):
     return _version(version) >= _version(minimum)
 
 
+def api_max_microversion(versions_client):
+    """The maximum compute microversion the API advertises (any user)."""
+    versions = versions_client.list_versions()
+    found = [v.get('version') for v in versions['versions']
+             if v.get('version')]
+    return max(found, key=_version) if found else '2.0'
+
+
 def previous_microversion(version):
     """The microversion just below ``version`` ('2.105' -> '2.104').
 
@@ -181,10 +189,8 @@ class Cell0Test(base.ConformanceTest):
     def api_max_microversion(cls):
         """The maximum compute microversion the API advertises."""
         if cls._api_max is None:
-            versions = cls.os_primary.compute_versions_client.list_versions()
-            found = [v.get('version') for v in versions['versions']
-                     if v.get('version')]
-            cls._api_max = max(found, key=_version) if found else '2.0'
+            cls._api_max = api_max_microversion(
+                cls.os_primary.compute_versions_client)
         return cls._api_max
 
     def require_microversions(self, *versions):

@@ -44,6 +44,7 @@ class FileTestCase(base.BaseTestCase):
 
     def write(self, name, text):
         path = os.path.join(self.tmp, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, 'w') as f:
             f.write(text)
         return path

@@ -16,11 +16,11 @@
 import os
 import textwrap
 
-import fixtures
 from oslotest import base
 
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.conformance import catalogue
+from pending_tempest_plugin.unit_tests import fakes
 
 UUID_A = '7c0f3f0a-2d0b-4b7e-9d55-0a3c1c6f1e01'
 UUID_B = '7c0f3f0a-2d0b-4b7e-9d55-0a3c1c6f1e02'
@@ -94,18 +94,10 @@ class TestShippedCatalogue(base.BaseTestCase):
                       flagged[0].flagged['reason'])
 
 
-class CatalogueTestCase(base.BaseTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.tmp = self.useFixture(fixtures.TempDir()).path
+class CatalogueTestCase(fakes.FileTestCase):
 
     def write(self, name, text):
-        path = os.path.join(self.tmp, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, 'w') as f:
-            f.write(textwrap.dedent(text))
-        return path
+        return super().write(name, textwrap.dedent(text))
 
     def load(self, text=CATALOGUE):
         return catalogue.load(self.write('requirements.yaml', text))
@@ -134,6 +126,20 @@ class TestValidate(CatalogueTestCase):
     def assertProblem(self, text, expected):
         problems = catalogue.validate(self.load(text))
         self.assertTrue(any(expected in p for p in problems), problems)
+
+    def test_member_tests(self):
+        member = CATALOGUE.replace(
+            '  tests: [%s]\n' % UUID_A,
+            '  tests: [%s]\n  member_tests: [%s]\n' % (UUID_A, UUID_A), 1)
+        self.assertProblem(member, 'HS-01: member_tests on a requirement '
+                                   'that needs admin')
+        member = member.replace('  admin: true\n', '  admin: false\n', 1)
+        self.assertEqual([], catalogue.validate(self.load(member)))
+        self.assertEqual([UUID_A], self.load(member).by_id['HS-01']
+                         .member_tests)
+        self.assertProblem(member.replace('member_tests: [%s]' % UUID_A,
+                                          'member_tests: [x-1]'),
+                           'HS-01: member_tests x-1 are not among its tests')
 
     def test_requirement_with_neither_test_nor_reason(self):
         self.assertProblem(CATALOGUE.replace('  reason: later\n', ''),

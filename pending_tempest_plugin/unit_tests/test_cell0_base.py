@@ -17,6 +17,7 @@
 import types
 
 from oslotest import base
+from tempest.lib import exceptions as lib_exc
 
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.tests import cell0_base
@@ -127,3 +128,33 @@ class TestSkips(fakes.ConfTestCase):
         self.assertIsNone(features.networks(self._conf()))
         self.assertIn('[service_available] neutron is False',
                       features.networks(self._conf(neutron=False)))
+
+
+class TestPersonas(base.BaseTestCase):
+    """The personas' projects, as pre-provisioned accounts may get them."""
+
+    def test_fitting_projects(self):
+        self.assertIsNone(cell0_base.base.ConformanceTest.check_personas(
+            'p-owner', 'p-owner', 'p-other'))
+
+    def test_reader_of_another_project(self):
+        e = self.assertRaises(
+            lib_exc.InvalidConfiguration,
+            cell0_base.base.ConformanceTest.check_personas,
+            'p-owner', 'p-x', 'p-other')
+        self.assertIn('owner_reader (Tempest project_reader, project p-x) '
+                      'is not in the project of owner_member', str(e))
+
+    def test_other_project_is_the_owners(self):
+        e = self.assertRaises(
+            lib_exc.InvalidConfiguration,
+            cell0_base.base.ConformanceTest.check_personas,
+            'p-owner', 'p-owner', 'p-owner')
+        self.assertIn('other_project (Tempest alt) got an account of the '
+                      "owner's project p-owner", str(e))
+
+    def test_api_max_microversion_any_user(self):
+        client = types.SimpleNamespace(list_versions=lambda: {'versions': [
+            {'id': 'v2.0', 'version': ''}, {'id': 'v2.1', 'version': '2.9'},
+            {'id': 'v2.1', 'version': '2.106'}]})
+        self.assertEqual('2.106', cell0_base.api_max_microversion(client))

@@ -54,7 +54,7 @@ class TestFeatures(fakes.ConfTestCase):
                       features.cell0_rebuild(self.group))
 
     def test_disruptive(self):
-        self.set(disruptive_tests=True)
+        self.set(disruptive_tests=True, disruptive_hosts=['cn1'])
         self.assertIsNone(features.disruptive(group=self.group))
         self.assertIn('compute_stop_command and compute_start_command',
                       features.disruptive(stop=True, group=self.group))
@@ -71,8 +71,17 @@ class TestFeatures(fakes.ConfTestCase):
                       'pending_state_microversion', str(e))
 
     def test_one_command_template_alone_is_an_error(self):
-        self.set(disruptive_tests=True,
+        self.set(disruptive_tests=True, disruptive_hosts=['cn1'],
                  compute_stop_command='systemctl stop devstack@n-cpu')
         self.assertEqual(1, len(features.config_problems(self.group)))
         self.assertRaises(lib_exc.InvalidConfiguration,
                           features.disruptive, True, self.group)
+
+    def test_disruptive_without_hosts_is_an_error(self):
+        self.set(disruptive_tests=True)
+        e = self.assertRaises(lib_exc.InvalidConfiguration,
+                              features.disruptive, False, self.group)
+        self.assertIn('disruptive_tests = True needs disruptive_hosts',
+                      str(e))
+        self.set(disruptive_hosts=['cn1', 'cn2'])
+        self.assertIsNone(features.disruptive(group=self.group))

@@ -68,6 +68,7 @@ class HostControlTestCase(base.BaseTestCase):
             fixtures.MockPatchObject(host_control, 'CONF')).mock
         group = self.conf.nova_conformance
         group.disruptive_tests = True
+        group.disruptive_hosts = ['compute1', 'compute9']
         group.compute_stop_command = 'supervisorctl stop nova-compute-{host}'
         group.compute_start_command = ('supervisorctl start '
                                        'nova-compute-{host}')
@@ -89,6 +90,19 @@ class HostControlTestCase(base.BaseTestCase):
 
 
 class TestChangesAndRestore(HostControlTestCase):
+
+    def test_unlisted_host_refused_before_any_change(self):
+        self.conf.nova_conformance.disruptive_hosts = ['compute9']
+        for change in (self.control.disable, self.control.force_down,
+                       self.control.stop, self.control.enable):
+            e = self.assertRaises(lib_exc.InvalidConfiguration, change,
+                                  'compute1')
+            self.assertIn('refusing to change nova-compute on compute1',
+                          str(e))
+            self.assertIn('disruptive_hosts lists only compute9', str(e))
+        self.assertEqual([], self.services.updates)
+        self.assertFalse(hasattr(self.services, 'commands'))
+        self.assertEqual([], self.test.cleanups)
 
     def test_disable_then_restore(self):
         body = self.control.disable('compute1')
@@ -166,8 +180,8 @@ class TestFailures(HostControlTestCase):
 
     def test_unknown_host(self):
         e = self.assertRaises(lib_exc.InvalidConfiguration,
-                              self.control.disable, 'nohost')
-        self.assertIn('Expected one nova-compute service on host nohost',
+                              self.control.disable, 'compute9')
+        self.assertIn('Expected one nova-compute service on host compute9',
                       str(e))
 
     def test_wait_timeout_names_expected_and_actual(self):

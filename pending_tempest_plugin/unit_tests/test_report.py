@@ -38,8 +38,9 @@ HS10 = 'a97a02bf-9f49-4f0c-a32b-3f4cfd175b76'
 HS03 = '8b938570-a9cc-4900-8182-6fc371dbab04'
 PEND16 = '377b1a82-62a9-4ae4-a3d7-810bdcf656be'
 UP = '3834ed88-cfd6-4a9b-992d-f7c62d5055e0'   # HS-01, HS-02, HS-14, HS-15
+HS16_MEMBER = '0bc24f83-aaec-4373-bef1-a57aa0de5a4d'
 REQ_ID = 'req-0f6a3c1e-5b7d-4e2a-9c8b-1d2e3f4a5b6c'
-CLAIMS = dict(report.CLAIM_DEFAULTS)
+CLAIMS = report.claim_defaults()
 
 
 def _subunit(tests):
@@ -174,7 +175,7 @@ class TestVerdict(ReportTestCase):
     def test_member_only_run_says_needs_admin_and_cannot_certify(self):
         tests = [(_test('test_up_visibility', UP), 'skip',
                   'Missing Identity Admin API credentials in configuration.'),
-                 (MOD + 'test_pending_state.PendingStateTest.'
+                 (MOD + 'test_member_only.MemberOnlyTest.'
                   'test_api_max_microversion[id-%s]' % PEND16, 'success')]
         claims = dict(CLAIMS, pending_state_microversion='2.105',
                       pending_state_enabled=True)
@@ -189,6 +190,23 @@ class TestVerdict(ReportTestCase):
         self.assertTrue(result['verdict']['lines'][0].startswith(
             'this run cannot certify: it had no admin credentials'))
         self.assertEqual(1, result['exit_code'])
+
+    def test_member_requirement_decided_by_its_member_tests(self):
+        member = (MOD + 'test_member_only.MemberOnlyTest.test_member_views'
+                  '[id-%s]' % HS16_MEMBER)
+        tests = [('setUpClass (%s)' % HS_CLASS, 'skip',
+                  'Missing Identity Admin API credentials in configuration.'),
+                 (member, 'success')]
+        row = self.evaluate(tests, admin=False)['by_id']['HS-16']
+        self.assertEqual('pass', row['outcome'])
+        self.assertIn('decided without admin by its member test(s)',
+                      row['detail'])
+        result = self.evaluate([(member, 'fail', 'AssertionError: x')],
+                               admin=False)
+        self.assertEqual('fail', result['by_id']['HS-16']['outcome'])
+        # With admin every test of the requirement counts.
+        result = self.evaluate(tests, admin=True)
+        self.assertEqual('not run', result['by_id']['HS-16']['outcome'])
 
     def test_requirement_of_another_profile_is_not_applicable(self):
         result = self.evaluate([(_test('test_up_visibility', UP), 'success')])

@@ -73,6 +73,35 @@ class TestClaims(fakes.FileTestCase):
                               os.path.join(self.tmp, 'none.yaml'))
         self.assertIn('cannot read the claims file', str(e))
 
+    def test_disruptive_hosts_list_or_string(self):
+        for value in ('[cn1, cn2]', 'cn1,cn2'):
+            got = claims.load(self.write('c.yaml', (
+                'disruptive_tests: true\ndisruptive_hosts: %s\n' % value)))
+            self.assertEqual(['cn1', 'cn2'], got['disruptive_hosts'])
+            self.assertIn(('disruptive_hosts', 'cn1,cn2'),
+                          claims.nova_conformance_options(got))
+        e = self.assertRaises(claims.ClaimsError, claims.load, self.write(
+            'c.yaml', 'disruptive_tests: true\n'))
+        self.assertIn('disruptive_tests = True needs disruptive_hosts',
+                      str(e))
+        e = self.assertRaises(claims.ClaimsError, claims.load, self.write(
+            'c.yaml', 'quota_counting: [db]\n'))
+        self.assertIn('is not a string or number', str(e))
+
+    def test_claims_from_tempest_conf_strings(self):
+        got = claims.from_conf([('pending_state_enabled', 'True'),
+                                ('disruptive_hosts', 'cn1, cn2'),
+                                ('cell0_rebuild_microversion', ''),
+                                ('not_ours', 'x')], 'tempest.conf')
+        self.assertIs(True, got['pending_state_enabled'])
+        self.assertEqual(['cn1', 'cn2'], got['disruptive_hosts'])
+        self.assertIsNone(got['cell0_rebuild_microversion'])
+        self.assertEqual('admin_only', got['host_status_policy_profile'])
+        e = self.assertRaises(ValueError, claims.from_conf,
+                              [('disruptive_tests', 'maybe')], 'x.conf')
+        self.assertIn("x.conf: [nova_conformance] disruptive_tests = "
+                      "'maybe' is not a boolean", str(e))
+
     def test_main_exits_2_on_bad_claims(self):
         err = self.useFixture(fixtures.MonkeyPatch('sys.stderr',
                                                    io.StringIO())).new_value
@@ -130,6 +159,31 @@ class TestWorkspace(fakes.FileTestCase):
                          conf.get('auth', 'test_accounts_file'))
         self.assertFalse(conf.has_option('auth', 'admin_password'))
 
+    def test_accounts_file_fits_the_personas(self):
+        good = ('- {username: a1, password: p, project_name: A, '
+                'roles: [member]}\n'
+                '- {username: r1, password: p, project_name: A, '
+                'roles: [reader]}\n'
+                '- {username: b1, password: p, project_name: B, '
+                'roles: [member]}\n')
+        self.assertEqual([], workspace.check_accounts(
+            self.write('a.yaml', good)))
+        self.assertEqual([], workspace.check_accounts(self.write(
+            'a.yaml', good + '- {username: admin, password: p, '
+            'project_name: admin, types: [admin]}\n')))
+        for text, message in (
+                ('{}', 'expected a list of accounts'),
+                ('- {username: a1, project_name: A}\n', 'lacks password'),
+                (good.replace('[reader]', '[member]'),
+                 'no project has both a member and a reader'),
+                (good.replace('project_name: B', 'project_name: A'),
+                 'no non-admin account in a second project'),
+                ('{[', 'is not YAML')):
+            self.assertIn(message, '; '.join(workspace.check_accounts(
+                self.write('a.yaml', text))))
+        self.assertIn('cannot read it', workspace.check_accounts(
+            os.path.join(self.tmp, 'none.yaml'))[0])
+
     def test_application_credentials_need_accounts(self):
         e = self.assertRaises(workspace.WorkspaceError,
                               workspace.credentials,
@@ -183,7 +237,7 @@ class TestArtifacts(fakes.FileTestCase):
              'wrong>' % test_report.REQ_ID),
             (test_report._test('t', test_report.HS03), 'skip', 'set x'),
             ('setUpClass (a.B)', 'fail', 'boom')])
-        return records, report.report(records, dict(report.CLAIM_DEFAULTS),
+        return records, report.report(records, report.claim_defaults(),
                                       True)
 
     def test_junit_parses_and_counts(self):

@@ -15,18 +15,25 @@
 
 These tests disable, force down or stop the nova-compute of the host of
 their server, so they run only with ``[nova_conformance] disruptive_tests =
-True``, serially (Tempest's ``serial`` class lock keeps every other test
-class out while they run), and every change is undone by
-``common.host_control`` at cleanup, even when the test fails.
+True`` and only on the hosts ``disruptive_hosts`` lists (the server is
+cold-migrated to one of them if the scheduler put it elsewhere), serially
+(Tempest's ``serial`` class lock keeps every other test class out while
+they run), and every change is undone by ``common.host_control`` at
+cleanup, even when the test fails.
 """
 
+from tempest import config
 from tempest.lib import decorators
+from tempest.lib import exceptions as lib_exc
 
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import host_control
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import novalidhost
+from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import base
+
+CONF = config.CONF
 
 # HS-10: the spec's precedence and what nova's get_instance_host_status
 # returns instead (the requirement is flagged in the catalogue).
@@ -51,6 +58,32 @@ class HostStatusDisruptiveTest(base.ConformanceTest):
         super(HostStatusDisruptiveTest, cls).resource_setup()
         cls.server = cls.create_server()
         cls.host = cls.host_of(cls.server['id'])
+        allowed = CONF.nova_conformance.disruptive_hosts
+        if cls.host not in allowed:
+            cls.host = cls.move_to(cls.server['id'], allowed[0])
+
+    @classmethod
+    def move_to(cls, server_id, host):
+        """Cold-migrate the server to ``host`` (admin, 2.56); the new host.
+
+        The scheduler chose a host that [nova_conformance] disruptive_hosts
+        does not list; no service of that host is touched.
+        """
+        with cls.at('2.56'):
+            cls.admin_servers.migrate_server(server_id, host=host)
+        waiters.wait_for_server_status(cls.admin_servers, server_id,
+                                       'VERIFY_RESIZE')
+        with cls.at('2.1'):
+            cls.admin_servers.confirm_resize_server(server_id)
+        waiters.wait_for_server_status(cls.admin_servers, server_id,
+                                       'ACTIVE')
+        moved = cls.host_of(server_id)
+        if moved != host:
+            raise lib_exc.InvalidConfiguration(
+                'server %s was migrated to %s but runs on %s: cannot run '
+                'the disruptive tests on [nova_conformance] '
+                'disruptive_hosts' % (server_id, host, moved))
+        return moved
 
     def setUp(self):
         super(HostStatusDisruptiveTest, self).setUp()

@@ -212,20 +212,3 @@ class PendingStateTest(cell0_base.Cell0Test):
                     {'status': 'ERROR', 'OS-EXT-STS:vm_state': 'error'},
                     body, label))
         self.assertEqual([], problems)
-
-    @decorators.idempotent_id('377b1a82-62a9-4ae4-a3d7-810bdcf656be')
-    @markers.requirements('PEND-16')
-    def test_api_max_microversion(self):
-        """The API's max microversion covers the configured ones."""
-        if not (self.pending_mv or self.rebuild_mv):
-            self.skip_unless(features.pending_microversion())
-        api_max = self.api_max_microversion()
-        for option, version in (
-                ('pending_state_microversion', self.pending_mv),
-                ('cell0_rebuild_microversion', self.rebuild_mv)):
-            if version:
-                self.assertTrue(
-                    cell0_base.at_least(api_max, version),
-                    'Compute API max microversion: expected at least %s '
-                    '([nova_conformance] %s), got %s' % (version, option,
-                                                         api_max))
