@@ -318,3 +318,69 @@ def _verdict(rows, records, results, class_errors, broken, declared, mode,
 def _uuids_of(owner, declared):
     return [t.idempotent_id for t in declared
             if _owner_of(t.name) == owner]
+
+
+# Which outcome of a requirement decides it when legs disagree: the first.
+_DECIDES = (catalogue.FAIL, catalogue.PASS, catalogue.KNOWN_DIVERGENCE,
+            NEEDS_ADMIN, NEEDS_DISRUPTION, catalogue.SKIP, catalogue.NOT_RUN,
+            NOT_APPLICABLE, 'planned', 'unobservable')
+
+
+def merge(reports):
+    """One report over several legs (runs) of one cloud.
+
+    Each row is the one of the leg that decided it (a failure anywhere
+    wins, then a pass...) and names that leg and its claims; the merged
+    verdict fails when a row fails, when a leg's own verdict failed, or
+    when nothing was verified.  ValueError for reports of different clouds.
+    """
+    clouds = {r['header'].get('cloud_id') for r in reports}
+    if len(clouds) != 1:
+        raise ValueError('the reports are of different clouds: %s'
+                         % ', '.join(sorted(str(c) for c in clouds)))
+    rows = {}
+    order = []
+    for rep in reports:
+        leg = rep['header'].get('leg')
+        for row in rep['requirements']:
+            row = dict(row, leg=leg, claims=rep['header'].get('claims'))
+            best = rows.get(row['id'])
+            if best is None:
+                order.append(row['id'])
+            if best is None or (_DECIDES.index(row['outcome'])
+                                < _DECIDES.index(best['outcome'])):
+                rows[row['id']] = row
+    merged = [rows[i] for i in order]
+    totals = dict(collections.Counter(row['outcome'] for row in merged))
+    reasons = []
+    failed = [r for r in merged if r['outcome'] == catalogue.FAIL]
+    if failed:
+        reasons.append('%d requirement(s) failed: %s'
+                       % (len(failed), _ids(failed)))
+    for rep in reports:
+        if not rep['verdict']['passed']:
+            reasons.append('leg %s failed: %s' % (
+                rep['header'].get('leg'),
+                '; '.join(rep['verdict']['reasons'])))
+    applicable = [r for r in merged if r['outcome'] not in _NOT_COUNTED]
+    verified = [r for r in applicable if r['outcome'] in (
+        catalogue.PASS, catalogue.KNOWN_DIVERGENCE)]
+    if not verified:
+        reasons.append('nothing verified')
+    passed = not reasons
+    lines = ['VERDICT: %s (merged, %d legs): %d of %d applicable '
+             'requirement(s) verified'
+             % ('PASS' if passed else 'FAIL', len(reports), len(verified),
+                len(applicable))]
+    lines += ['  - ' + r for r in reasons]
+    header = dict(reports[0]['header'])
+    header['legs'] = [{'leg': r['header'].get('leg'),
+                       'claims': r['header'].get('claims'),
+                       'mode': r['header'].get('mode'),
+                       'passed': r['verdict']['passed']} for r in reports]
+    for key in ('leg', 'claims', 'regex', 'started', 'ended', 'leaks'):
+        header.pop(key, None)
+    return {'header': header, 'requirements': merged, 'totals': totals,
+            'verdict': {'passed': passed, 'lines': lines,
+                        'reasons': reasons, 'mode': 'merged'},
+            'exit_code': 0 if passed else 1}

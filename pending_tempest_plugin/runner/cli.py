@@ -348,66 +348,12 @@ def cmd_run(args):
 
 # --- merge ----------------------------------------------------------------
 
-_DECIDES = ('fail', 'pass', 'known divergence', 'needs admin',
-            'needs disruption', 'skip', 'not run', 'not applicable',
-            'planned', 'unobservable')
-
-
 def merge(reports):
-    """One report over several legs of one cloud."""
-    clouds = {r['header'].get('cloud_id') for r in reports}
-    if len(clouds) != 1:
-        raise UsageError('the reports are of different clouds: %s'
-                         % ', '.join(sorted(str(c) for c in clouds)))
-    rows = {}
-    order = []
-    for rep in reports:
-        leg = rep['header'].get('leg')
-        for row in rep['requirements']:
-            row = dict(row, leg=leg, claims=rep['header'].get('claims'))
-            best = rows.get(row['id'])
-            if best is None:
-                order.append(row['id'])
-            if best is None or (_DECIDES.index(row['outcome'])
-                                < _DECIDES.index(best['outcome'])):
-                rows[row['id']] = row
-    merged = [rows[i] for i in order]
-    totals = {}
-    for row in merged:
-        totals[row['outcome']] = totals.get(row['outcome'], 0) + 1
-    reasons = []
-    failed = [r['id'] for r in merged if r['outcome'] == 'fail']
-    if failed:
-        reasons.append('%d requirement(s) failed: %s'
-                       % (len(failed), ', '.join(failed)))
-    for rep in reports:
-        if not rep['verdict']['passed']:
-            reasons.append('leg %s failed: %s' % (
-                rep['header'].get('leg'),
-                '; '.join(rep['verdict']['reasons'])))
-    if not any(r['outcome'] in ('pass', 'known divergence') for r in merged):
-        reasons.append('nothing verified')
-    passed = not reasons
-    applicable = [r for r in merged if r['outcome'] not in (
-        'not applicable', 'planned', 'unobservable')]
-    verified = [r for r in applicable if r['outcome'] in (
-        'pass', 'known divergence')]
-    lines = ['VERDICT: %s (merged, %d legs): %d of %d applicable '
-             'requirement(s) verified'
-             % ('PASS' if passed else 'FAIL', len(reports), len(verified),
-                len(applicable))]
-    lines += ['  - ' + r for r in reasons]
-    header = dict(reports[0]['header'])
-    header['legs'] = [{'leg': r['header'].get('leg'),
-                       'claims': r['header'].get('claims'),
-                       'mode': r['header'].get('mode'),
-                       'passed': r['verdict']['passed']} for r in reports]
-    for key in ('leg', 'claims', 'regex', 'started', 'ended', 'leaks'):
-        header.pop(key, None)
-    return {'header': header, 'requirements': merged, 'totals': totals,
-            'verdict': {'passed': passed, 'lines': lines,
-                        'reasons': reasons, 'mode': 'merged'},
-            'exit_code': 0 if passed else 1}
+    """One report over several legs of one cloud (verdict.merge)."""
+    try:
+        return verdict_mod.merge(reports)
+    except ValueError as e:
+        raise UsageError(str(e))
 
 
 def cmd_merge(args):
