@@ -147,12 +147,16 @@ def from_conf(items, where):
 
 
 def nova_conformance_options(claims):
-    """(option, value) pairs for tempest.conf, defaults left out."""
+    """(option, value) pairs for tempest.conf: every claim that is set.
+
+    Defaults are written too, so that tempest.conf (and its redacted copy
+    among the artifacts) says everything the run was told.
+    """
     options = _options()
     pairs = []
     for key in sorted(options):
         value = claims.get(key)
-        if value is None or value == options[key].default:
+        if value is None or value == []:
             continue
         if isinstance(value, bool):
             value = 'true' if value else 'false'

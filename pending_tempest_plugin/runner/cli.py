@@ -151,6 +151,11 @@ def _create(conn, prefix):
 
 def cmd_init(args):
     claims = claims_mod.load(args.claims)
+    if args.overrides:   # a bad file stops init before the cloud is touched
+        try:
+            ws.apply_overrides(ws.empty_conf(), args.overrides)
+        except ws.WorkspaceError as e:
+            raise UsageError(str(e))
     if args.accounts:
         problems = ws.check_accounts(args.accounts)
         if problems:
@@ -199,6 +204,11 @@ def cmd_init(args):
         root, found, claims, prefix, admin_auth=admin_auth,
         accounts=args.accounts, cacert=cloud_conf.get('cacert'),
         verify=cloud_conf.get('verify', True) is not False)
+    if args.overrides:
+        try:
+            ws.apply_overrides(conf, args.overrides)
+        except ws.WorkspaceError as e:
+            raise UsageError(str(e))
     path = os.path.join(root, 'etc', 'tempest.conf')
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, 'w') as f:
@@ -424,6 +434,10 @@ def parser():
     init.add_argument('--create', action='store_true',
                       help='create a tiny image and two flavors (admin); '
                            'cleanup removes them')
+    init.add_argument('--overrides', help='a tempest.conf fragment merged '
+                      'over what discovery found (the virt driver\'s '
+                      'features, timeouts...); no [nova_conformance], no '
+                      'credentials')
     init.add_argument('--image', help='image name or id to use')
     init.add_argument('--flavor', help='flavor name or id to use')
     run = sub.add_parser('run', help='run the suite; write artifacts and '

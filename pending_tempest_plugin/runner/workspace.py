@@ -138,13 +138,19 @@ def credentials(auth, auth_type):
     }
 
 
+def empty_conf():
+    """A ConfigParser that keeps the case of option names."""
+    conf = configparser.RawConfigParser()
+    conf.optionxform = str
+    return conf
+
+
 def tempest_conf(workspace, found, claims, prefix, admin_auth=None,
                  accounts=None, cacert=None, verify=True):
     """The whole tempest.conf as a ConfigParser."""
     from pending_tempest_plugin.runner import claims as claims_mod
 
-    conf = configparser.RawConfigParser()
-    conf.optionxform = str
+    conf = empty_conf()
 
     def section(name, **values):
         conf.add_section(name)
@@ -203,6 +209,45 @@ def tempest_conf(workspace, found, claims, prefix, admin_auth=None,
     section('oslo_concurrency', lock_path=os.path.join(workspace, 'lock'))
     section('nova_conformance',
             **dict(claims_mod.nova_conformance_options(claims)))
+    return conf
+
+
+def apply_overrides(conf, path):
+    """Merge a tempest.conf fragment over the discovered configuration.
+
+    For what no API says (the virt driver's features, the volume backend,
+    timeouts): any section and option except ``[nova_conformance]``, whose
+    only source is the claims file, and the credentials, whose only source
+    is clouds.yaml or the accounts file.  WorkspaceError names a bad file.
+    """
+    extra = configparser.RawConfigParser(strict=True)
+    extra.optionxform = str
+    try:
+        with open(path) as f:
+            extra.read_file(f)
+    except OSError as e:
+        raise WorkspaceError('cannot read the overrides %s: %s' % (path, e))
+    except configparser.Error as e:
+        raise WorkspaceError('the overrides %s are not a tempest.conf '
+                             'fragment: %s' % (path, e))
+    for section in extra.sections():
+        if section == 'nova_conformance':
+            raise WorkspaceError(
+                'the overrides %s set [nova_conformance]: claims come only '
+                'from the claims file' % path)
+        for key, value in extra.items(section):
+            if section == 'auth' and (is_secret(key) or key.endswith(
+                    ('_username', '_project_name', '_domain_name'))
+                    or key in ('use_dynamic_credentials',
+                               'test_accounts_file')):
+                raise WorkspaceError(
+                    'the overrides %s set [auth] %s: credentials come only '
+                    'from clouds.yaml or --accounts' % (path, key))
+            if not conf.has_section(section):
+                conf.add_section(section)
+            conf.set(section, key, value)
+    for key, value in extra.defaults().items():
+        conf.set('DEFAULT', key, value)
     return conf
 
 

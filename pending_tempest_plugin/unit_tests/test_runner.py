@@ -145,12 +145,48 @@ class TestWorkspace(fakes.FileTestCase):
                          conf.get('DEFAULT', 'resource_name_prefix'))
         self.assertEqual('true', conf.get('nova_conformance',
                                           'pending_state_enabled'))
+        self.assertEqual('admin_only', conf.get(
+            'nova_conformance', 'host_status_policy_profile'))
         self.assertFalse(conf.has_option('nova_conformance',
-                                         'host_status_policy_profile'))
+                                         'cell0_rebuild_microversion'))
         self.assertEqual('s3cret!', conf.get('auth', 'admin_password'))
         self.assertEqual('true', conf.get('service_available', 'cinder'))
         self.assertEqual('false', conf.get('service_available', 'swift'))
         self.assertEqual('3.71', conf.get('volume', 'max_microversion'))
+
+    def test_overrides_merge_over_discovery(self):
+        conf = workspace.apply_overrides(self.conf(), self.write(
+            'o.conf', '[compute]\nbuild_timeout = 120\nmax_microversion = '
+            '2.105\n[compute-feature-enabled]\nsnapshot = false\n'))
+        self.assertEqual('120', conf.get('compute', 'build_timeout'))
+        self.assertEqual('2.105', conf.get('compute', 'max_microversion'))
+        self.assertEqual('false', conf.get('compute-feature-enabled',
+                                           'snapshot'))
+        self.assertEqual('f1', conf.get('compute', 'flavor_ref'))
+        for text, message in (
+                ('[nova_conformance]\ndisruptive_tests = true\n',
+                 'claims come only from the claims file'),
+                ('[auth]\nadmin_password = x\n',
+                 'credentials come only from clouds.yaml'),
+                ('[auth]\ntest_accounts_file = /x\n',
+                 'credentials come only from clouds.yaml'),
+                ('no section\n', 'are not a tempest.conf fragment')):
+            e = self.assertRaises(workspace.WorkspaceError,
+                                  workspace.apply_overrides, self.conf(),
+                                  self.write('o.conf', text))
+            self.assertIn(message, str(e))
+
+    def test_init_refuses_bad_overrides_before_connecting(self):
+        err = self.useFixture(fixtures.MonkeyPatch('sys.stderr',
+                                                   io.StringIO())).new_value
+        connect = self.useFixture(fixtures.MockPatchObject(
+            cli, '_connect')).mock
+        self.assertEqual(2, cli.main([
+            'init', '--os-cloud', 'x', '--workspace', self.tmp,
+            '--overrides', self.write('o.conf', '[nova_conformance]\n')]))
+        self.assertIn('claims come only from the claims file',
+                      err.getvalue())
+        connect.assert_not_called()
 
     def test_accounts_replace_dynamic_credentials(self):
         conf = self.conf(accounts='/x/accounts.yaml')
