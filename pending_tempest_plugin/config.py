@@ -107,6 +107,13 @@ NovaConformanceGroup = [
                     'restored.  A stopped compute reads "down" only after '
                     'nova\'s [DEFAULT] service_down_time (60 s by default), '
                     'so keep this well above it.'),
+    cfg.IntOpt('concurrent_rebuild_attempts',
+               default=20,
+               min=1,
+               help='How many buried servers the concurrency test races two '
+                    'cell0 rebuilds on (one attempt may not overlap the two '
+                    'requests).  Each attempt boots, rebuilds and deletes '
+                    'one server.'),
     cfg.StrOpt('novalidhost_trigger',
                default='trait',
                choices=[

@@ -158,3 +158,33 @@ class TestPersonas(base.BaseTestCase):
             {'id': 'v2.0', 'version': ''}, {'id': 'v2.1', 'version': '2.9'},
             {'id': 'v2.1', 'version': '2.106'}]})
         self.assertEqual('2.106', cell0_base.api_max_microversion(client))
+
+
+class TestJudgePair(base.BaseTestCase):
+    """Two rebuilds of one buried server at once (RB-19)."""
+
+    def setUp(self):
+        super().setUp()
+        from pending_tempest_plugin.tests.api.compute import (
+            test_cell0_rebuild_races as races)
+        self.judge = races.judge_pair
+
+    def test_one_cell0_rebuild_and_a_conflict(self):
+        for pair in (((202, 'BUILD', ''), (409, None, 'task_state')),
+                     ((409, None, ''), (202, 'BUILD', '')),
+                     ((202, 'BUILD', ''), (202, 'REBUILD', ''))):
+            self.assertEqual([], self.judge(pair))
+
+    def test_two_cell0_rebuilds(self):
+        problems = self.judge(((202, 'BUILD', ''), (202, 'BUILD', '')))
+        self.assertIn('expected exactly one cell0 rebuild accepted',
+                      problems[0])
+
+    def test_no_rebuild_or_a_server_error(self):
+        self.assertIn('expected exactly one', self.judge(
+            ((409, None, ''), (409, None, '')))[0])
+        problems = self.judge(((202, 'BUILD', ''), (500, None, 'boom')))
+        self.assertIn('expected 409 Conflict', problems[0])
+        self.assertIn('500', problems[0])
+        self.assertIn('expected 409 Conflict', self.judge(
+            ((202, 'BUILD', ''), (404, None, 'gone')))[0])

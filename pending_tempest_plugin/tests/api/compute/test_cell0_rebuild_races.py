@@ -1,0 +1,263 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Cell0 rebuild against what a real cloud does while a server waits.
+
+Two rebuild requests of one buried server at once, a requested port deleted
+while the server waited, an availability zone unpinned (2.104) before the
+rebuild, and the instance action the rebuild leaves
+(enable-rebuild-for-instances-in-cell0, interp-rebuild-claim,
+interp-rebuild-network-validation, interp-requested-networks-sticky).
+"""
+
+import threading
+
+from tempest import config
+from tempest.lib.common.utils import data_utils
+from tempest.lib.common.utils import test_utils
+from tempest.lib import decorators
+from tempest.lib import exceptions as lib_exc
+
+from pending_tempest_plugin.common import features
+from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import waiters
+from pending_tempest_plugin.tests import cell0_base
+
+CONF = config.CONF
+
+# Servers buried at once per round of the concurrency test: the owner's
+# default instance quota (10) holds them with room for the other tests.
+ROUND = 5
+# Unpinning an availability zone (PUT /servers/{id}).
+UNPIN_MICROVERSION = '2.104'
+
+
+def judge_pair(outcomes):
+    """Problems of two simultaneous rebuilds of one buried server.
+
+    :param outcomes: two (HTTP status or None, response status or None,
+                     detail) tuples.
+    At most one cell0 rebuild may be accepted (202 with status BUILD); the
+    other must be refused with 409, or, if it came after the first had
+    already made the server live again, be an ordinary rebuild of the live
+    server (202 with status REBUILD).
+    """
+    cell0 = [i for i, o in enumerate(outcomes)
+             if o[0] == 202 and o[1] == 'BUILD']
+    if len(cell0) != 1:
+        return ['expected exactly one cell0 rebuild accepted (202, BUILD), '
+                'got %s' % _show(outcomes)]
+    other = outcomes[1 - cell0[0]]
+    if other[0] == 409 or (other[0] == 202 and other[1] == 'REBUILD'):
+        return []
+    return ['the second request: expected 409 Conflict (or 202 REBUILD on '
+            'the live server), got %s' % _show([other])]
+
+
+def _show(outcomes):
+    return '; '.join('%s %s %s' % (code, status or '', detail or '')
+                     for code, status, detail in outcomes)
+
+
+class Cell0RebuildRacesTest(cell0_base.Cell0Test):
+
+    def _rebuild_outcome(self, server_id):
+        """(HTTP status, server status, detail) of a rebuild as the owner."""
+        try:
+            body = self.owner_servers.rebuild_server(
+                server_id, CONF.compute.image_ref)['server']
+            return 202, body.get('status'), ''
+        except lib_exc.RestClientException as e:
+            return (getattr(e.resp, 'status', None), None,
+                    str(e.resp_body)[:300])
+        except Exception as e:   # a dropped connection, a timeout...
+            return None, None, repr(e)[:300]
+
+    def _together(self, server_id):
+        """Two rebuilds released together from a barrier; their outcomes."""
+        barrier = threading.Barrier(2)
+        outcomes = [None, None]
+
+        def send(i):
+            barrier.wait()
+            outcomes[i] = self._rebuild_outcome(server_id)
+
+        threads = [threading.Thread(target=send, args=(i,)) for i in (0, 1)]
+        with self.at(self.rebuild_mv):
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(CONF.compute.build_timeout)
+        return [o or (None, None, 'no answer') for o in outcomes]
+
+    def _round(self, count, first):
+        """Bury ``count`` servers, race two rebuilds of each; problems."""
+        trigger = self.novalidhost_trigger()
+        servers = [self.boot(trigger.flavor['id'], networks='none')
+                   for _ in range(count)]
+        for server in servers:
+            body = self.wait_status(server['id'], waiters.TERMINAL)
+            self.assert_state(body, self.expected_buried(),
+                              'after NoValidHost (at %s)' % self.view_mv)
+        trigger.add_capacity()
+        problems = []
+        for n, server in enumerate(servers, first):
+            label = 'attempt %d (server %s): ' % (n, server['id'])
+            outcomes = self._together(server['id'])
+            problems.extend(label + p for p in judge_pair(outcomes))
+            try:
+                body = self.wait_status(server['id'], 'ACTIVE')
+            except Exception as e:
+                problems.append(label + 'did not end ACTIVE: %s' % e)
+                continue
+            listed = [s for s in self.owner_servers.list_servers(
+                name='^%s$' % body['name'])['servers']
+                if s['id'] == server['id']]
+            if len(listed) != 1:
+                problems.append(label + 'the owner lists it %d times'
+                                % len(listed))
+        for n, server in enumerate(servers, first):
+            try:
+                self.owner_servers.delete_server(server['id'])
+                waiters.wait_for_server_deletion(self.admin_servers,
+                                                 server['id'])
+            except Exception as e:
+                problems.append('attempt %d (server %s): cannot be deleted: '
+                                '%s' % (n, server['id'], e))
+                continue
+            problems.extend('attempt %d (server %s): %s' % (
+                n, server['id'], p) for p in self.leftovers(server['id']))
+        return problems
+
+    @decorators.idempotent_id('05d9e704-36fc-44c6-b8e5-0db140b022b1')
+    @markers.requirements('RB-19')
+    def test_concurrent_rebuilds(self):
+        """Two rebuilds of one buried server at once: one wins, one 409.
+
+        Repeated [nova_conformance] concurrent_rebuild_attempts times (one
+        attempt may not overlap); every server ends ACTIVE once, is listed
+        once, is deleted and leaves nothing behind.
+        """
+        self.skip_unless(features.cell0_rebuild())
+        attempts = CONF.nova_conformance.concurrent_rebuild_attempts
+        problems = []
+        done = 0
+        while done < attempts:
+            count = min(ROUND, attempts - done)
+            problems.extend(self._round(count, done + 1))
+            done += count
+        self.assertEqual([], problems,
+                         'Concurrent cell0 rebuilds (%d attempts): %d '
+                         'problem(s)' % (attempts, len(problems)))
+
+    @decorators.idempotent_id('e51b07b6-37c3-4ddc-89d7-3a9771ccbf57')
+    @markers.requirements('RB-20')
+    def test_rebuild_refused_for_deleted_port(self):
+        """A requested port deleted while the server waited: a 4xx.
+
+        The answer names the port; the server stays buried, unchanged, and
+        can be deleted.
+        """
+        self.skip_unless(features.cell0_rebuild())
+        network, _ = self.create_network()
+        ports = self.os_primary.ports_client
+        port = ports.create_port(
+            network_id=network['id'], name=data_utils.rand_name(
+                name=self.__class__.__name__ + '-port',
+                prefix=CONF.resource_name_prefix))['port']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        ports.delete_port, port['id'])
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv,
+                           networks=[{'port': port['id']}])
+        ports.delete_port(port['id'])
+        trigger.add_capacity()
+        outcome = None
+        with self.at(self.rebuild_mv):
+            outcome = self._rebuild_outcome(server['id'])
+        code, _, detail = outcome
+        self.assertTrue(
+            code is not None and 400 <= code < 500 and port['id'] in detail,
+            'Cell0 rebuild of server %s whose requested port %s was deleted: '
+            'expected a 4xx naming the port, got %s' % (
+                server['id'], port['id'], _show([outcome])))
+        after = self.show(server['id'])
+        self.assert_state(after, self.expected_buried(),
+                          'after the refused rebuild')
+        self.assertIsNone(after.get('OS-EXT-SRV-ATTR:host'),
+                          'Server %s after the refused rebuild: expected no '
+                          'host (still buried), got %r' % (
+                              server['id'],
+                              after.get('OS-EXT-SRV-ATTR:host')))
+        self.owner_servers.delete_server(server['id'])
+        waiters.wait_for_server_deletion(self.admin_servers, server['id'])
+        self.assertEqual([], self.leftovers(server['id']))
+
+    @decorators.idempotent_id('b6c822b5-5da5-44fe-ab2b-6484b43a1c73')
+    @markers.requirements('RB-21')
+    def test_unpin_availability_zone_then_rebuild_keeps_networks(self):
+        """Unpinning the zone (2.104) of a buried server keeps its networks.
+
+        The owner has two networks and asked for the second, so a rebuild
+        that lost the request cannot pass by picking the only network.
+        """
+        self.skip_unless(features.cell0_rebuild())
+        self.skip_unless_microversion(UNPIN_MICROVERSION)
+        self.create_network()
+        network, _ = self.create_network()
+        zones = [z['zoneName'] for z in
+                 self.os_primary.availability_zone_client
+                 .list_availability_zones()['availabilityZoneInfo']
+                 if z.get('zoneState', {}).get('available')]
+        if not zones:
+            self.fail('No available availability zone to pin a server to')
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv,
+                           availability_zone=zones[0],
+                           networks=[{'uuid': network['id']}])
+        with self.at(UNPIN_MICROVERSION):
+            self.owner_servers.update_server(server['id'],
+                                             pinned_availability_zone=None)
+        trigger.add_capacity()
+        self.rebuild_to_active(server['id'])
+        ports = self.os_admin.ports_client.list_ports(
+            device_id=server['id'])['ports']
+        self.assertEqual(
+            [network['id']], [p['network_id'] for p in ports],
+            'Networks of the ports of server %s rebuilt after unpinning its '
+            'zone: expected only the requested network' % server['id'])
+
+    @decorators.idempotent_id('eae5c14d-30ef-4e34-af65-bbb2ea9f74e5')
+    @markers.requirements('RB-22')
+    def test_rebuild_recorded_as_instance_action(self):
+        """The cell0 rebuild is a ``rebuild`` instance action of the server.
+
+        Once the server is ACTIVE, with its events and none failed (the
+        cell0 ``create`` action goes with the hard-deleted cell0 record,
+        interp-instance-actions).
+        """
+        self.skip_unless(features.cell0_rebuild())
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, networks='none')
+        trigger.add_capacity()
+        self.rebuild_to_active(server['id'])
+        actions, events = self.instance_events(server['id'], 'rebuild')
+        self.assertIn('rebuild', actions,
+                      'Instance actions of server %s after its cell0 '
+                      'rebuild: expected rebuild, got %s' % (server['id'],
+                                                             actions))
+        failed = [e for e in events if e.get('result') == 'Error']
+        self.assertTrue(events and not failed,
+                        'Events of the rebuild action of server %s: expected '
+                        'at least one and none failed, got %s' % (
+                            server['id'], events))
