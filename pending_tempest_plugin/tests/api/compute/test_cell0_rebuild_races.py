@@ -203,6 +203,46 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         waiters.wait_for_server_deletion(self.admin_servers, server['id'])
         self.assertEqual([], self.leftovers(server['id']))
 
+    @decorators.idempotent_id('f2d5117d-1c25-418c-86b9-5b902a3547ed')
+    @markers.requirements('RB-20')
+    def test_rebuild_refused_for_port_in_use(self):
+        """A requested port another server took while this one waited.
+
+        The rebuild is refused with a 4xx naming the port, the buried server
+        stays as it was, and the other server keeps its port.
+        """
+        self.skip_unless(features.cell0_rebuild())
+        network, _ = self.create_network()
+        ports = self.os_primary.ports_client
+        port = ports.create_port(
+            network_id=network['id'], name=data_utils.rand_name(
+                name=self.__class__.__name__ + '-port',
+                prefix=CONF.resource_name_prefix))['port']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        ports.delete_port, port['id'])
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv,
+                           networks=[{'port': port['id']}])
+        other = self.create_server(
+            client=self.owner_servers, cleanup=self,
+            networks=[{'port': port['id']}])
+        trigger.add_capacity()
+        with self.at(self.rebuild_mv):
+            outcome = self._rebuild_outcome(server['id'])
+        code, _, detail = outcome
+        self.assertTrue(
+            code is not None and 400 <= code < 500 and port['id'] in detail,
+            'Cell0 rebuild of server %s whose requested port %s is bound to '
+            'server %s: expected a 4xx naming the port, got %s' % (
+                server['id'], port['id'], other['id'], _show([outcome])))
+        self.assert_state(self.show(server['id']), self.expected_buried(),
+                          'after the refused rebuild')
+        bound = ports.show_port(port['id'])['port']
+        self.assertEqual(other['id'], bound['device_id'],
+                         'Port %s after the refused rebuild of server %s: '
+                         'expected it still bound to server %s' % (
+                             port['id'], server['id'], other['id']))
+
     @decorators.idempotent_id('b6c822b5-5da5-44fe-ab2b-6484b43a1c73')
     @markers.requirements('RB-21')
     def test_unpin_availability_zone_then_rebuild_keeps_networks(self):
