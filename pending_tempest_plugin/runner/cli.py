@@ -88,7 +88,8 @@ def _account_connections(conn, accounts):
             continue
         try:
             account_conn = openstack.connect(
-                auth_url=auth.get('auth_url'),
+                load_yaml_config=False, load_envvars=False,
+                auth_type='password', auth_url=auth.get('auth_url'),
                 username=entry.get('username'),
                 password=entry.get('password'),
                 project_name=entry['project_name'],
@@ -200,9 +201,19 @@ def cmd_init(args):
     root = os.path.abspath(args.workspace)
     os.makedirs(root, exist_ok=True)
     ws.create(root)
+    accounts = None
+    if args.accounts:
+        # A copy in the order Tempest's provider needs (mode 0600).
+        import yaml
+
+        accounts = os.path.join(root, 'etc', 'accounts.yaml')
+        fd = os.open(accounts, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, 'w') as f:
+            yaml.safe_dump(ws.ordered_accounts(
+                ws.read_accounts(args.accounts)), f)
     conf = ws.tempest_conf(
         root, found, claims, prefix, admin_auth=admin_auth,
-        accounts=args.accounts, cacert=cloud_conf.get('cacert'),
+        accounts=accounts, cacert=cloud_conf.get('cacert'),
         verify=cloud_conf.get('verify', True) is not False)
     if args.overrides:
         try:
@@ -218,8 +229,7 @@ def cmd_init(args):
     os.chmod(path, 0o600)   # tempest init wrote it world-readable
     state = {'cloud': args.os_cloud, 'prefix': prefix, 'claims': claims,
              'found': found, 'created': created,
-             'accounts': os.path.abspath(args.accounts)
-             if args.accounts else None, 'initialised': _now()}
+             'accounts': accounts, 'initialised': _now()}
     ws.save_state(root, state)
     low, high = found['microversions']['compute']
     print('pending-conformance: workspace %s for cloud %s (%s): compute '
@@ -304,6 +314,7 @@ def cmd_run(args):
         records = verdict_mod.records_from_subunit(f)
     claims, admin = report_mod.context_from_tempest_conf(conf_path)
     found = state['found']
+    leaks = []
     try:
         conn = _connect(state['cloud'])
         leaks = leaks_mod.find(conn, state['prefix'], found['admin'],
@@ -318,7 +329,7 @@ def cmd_run(args):
                         found['services'])
                     if leak not in leaks)
     except UsageError as e:
-        leaks = ['the leak check could not run: %s' % e]
+        leaks.append('the leak check could not run: %s' % e)
     result = report_mod.report(records, claims, admin, mode=args.mode,
                                leaks=leaks)
     header = result['header']

@@ -33,6 +33,10 @@ SECRET_OPTIONS = frozenset([
     'application_credential_secret', 'transport_url', 'token',
     'connection', 'change_password'])
 # Any option whose name ends so is secret too.
+# Options init writes that overrides may not change.
+RUNNER_OPTIONS = frozenset([
+    ('DEFAULT', 'resource_name_prefix'), ('DEFAULT', 'log_dir'),
+    ('DEFAULT', 'log_file'), ('oslo_concurrency', 'lock_path')])
 SECRET_SUFFIXES = ('_password', '_secret', '_token', '_key')
 
 
@@ -57,13 +61,22 @@ def create(root):
                 % (os.path.join(top, 'test_discover'), top))
 
 
-def check_accounts(path):
-    """Problems of a Tempest accounts file for the suite's personas.
+def _roles(entry):
+    roles = entry.get('roles') or []
+    return set([roles] if isinstance(roles, str) else roles)
 
-    Per test worker the suite needs a member and a reader of one project
-    (owner_member, owner_reader) and an account of another project
-    (other_project); admin is optional (without it the admin requirements
-    read ``needs admin``).  Returns a list of sentences, empty when usable.
+
+def _is_admin(entry):
+    return 'admin' in _roles(entry) or 'admin' in (entry.get('types') or [])
+
+
+def read_accounts(path):
+    """The entries of a Tempest accounts file; WorkspaceError if unusable.
+
+    Per test worker the suite needs a member and a reader (two accounts) of
+    one project (owner_member, owner_reader) and an account of another
+    project (other_project); admin is optional (without it the admin
+    requirements read ``needs admin``).
     """
     import yaml
 
@@ -71,14 +84,13 @@ def check_accounts(path):
         with open(path) as f:
             entries = yaml.safe_load(f)
     except OSError as e:
-        return ['cannot read it: %s' % e]
+        raise WorkspaceError('cannot read it: %s' % e)
     except yaml.YAMLError as e:
-        return ['it is not YAML: %s' % e]
+        raise WorkspaceError('it is not YAML: %s' % e)
     if not isinstance(entries, list) or not entries:
-        return ['expected a list of accounts (username, password, '
-                'project_name, roles)']
+        raise WorkspaceError('expected a list of accounts (username, '
+                             'password, project_name, roles)')
     problems = []
-    projects = {}
     for n, entry in enumerate(entries, 1):
         if not isinstance(entry, dict):
             problems.append('entry %d is not a mapping' % n)
@@ -87,23 +99,60 @@ def check_accounts(path):
                    if not entry.get(k)]
         if missing:
             problems.append('entry %d lacks %s' % (n, ', '.join(missing)))
-            continue
-        roles = set(entry.get('roles') or [])
-        if 'admin' in roles or 'admin' in (entry.get('types') or []):
-            continue
-        projects.setdefault(entry['project_name'], set()).update(
-            roles or ['(no role)'])
     if problems:
-        return problems
-    owners = [p for p, roles in projects.items()
-              if {'member', 'reader'} <= roles]
+        raise WorkspaceError('; '.join(problems))
+    return entries
+
+
+def _owner_projects(entries):
+    """Projects with a member account and another, reader, account."""
+    owners = set()
+    for project in {e['project_name'] for e in entries}:
+        users = [e for e in entries
+                 if e['project_name'] == project and not _is_admin(e)]
+        members = [e for e in users if 'member' in _roles(e)]
+        readers = [e for e in users if 'reader' in _roles(e)]
+        if any(m is not r for m in members for r in readers):
+            owners.add(project)
+    return owners
+
+
+def check_accounts(path):
+    """Problems of a Tempest accounts file for the suite's personas.
+
+    Returns a list of sentences, empty when usable (read_accounts).
+    """
+    try:
+        entries = read_accounts(path)
+    except WorkspaceError as e:
+        return [str(e)]
+    owners = _owner_projects(entries)
     if not owners:
-        problems.append('no project has both a member and a reader account '
-                        '(personas owner_member and owner_reader)')
-    elif len(projects) < 2:
-        problems.append('no non-admin account in a second project (persona '
-                        'other_project)')
-    return problems
+        return ['no project has a member account and another, reader, '
+                'account (personas owner_member and owner_reader)']
+    if not [e for e in entries
+            if not _is_admin(e) and e['project_name'] not in owners]:
+        return ['no non-admin account in a project other than the owner '
+                'projects %s (persona other_project)'
+                % ', '.join(sorted(owners))]
+    return []
+
+
+def ordered_accounts(entries):
+    """The accounts in the order Tempest's provider needs.
+
+    Tempest's pre-provisioned ``alt`` is the first free non-admin account
+    in file order, while ``primary`` is chosen by role coverage: the
+    accounts of the other projects come first, so that ``alt`` never takes
+    the member or reader another worker's owner project needs.
+    """
+    owners = _owner_projects(entries)
+
+    def rank(entry):
+        if _is_admin(entry):
+            return 2
+        return 1 if entry['project_name'] in owners else 0
+    return sorted(entries, key=rank)
 
 
 def new_prefix():
@@ -220,7 +269,10 @@ def apply_overrides(conf, path):
     only source is the claims file, and the credentials, whose only source
     is clouds.yaml or the accounts file.  WorkspaceError names a bad file.
     """
-    extra = configparser.RawConfigParser(strict=True)
+    # No DEFAULT section semantics: RawConfigParser would copy [DEFAULT]
+    # into every section.
+    extra = configparser.RawConfigParser(strict=True,
+                                         default_section='\0none')
     extra.optionxform = str
     try:
         with open(path) as f:
@@ -236,6 +288,11 @@ def apply_overrides(conf, path):
                 'the overrides %s set [nova_conformance]: claims come only '
                 'from the claims file' % path)
         for key, value in extra.items(section):
+            if (section, key) in RUNNER_OPTIONS:
+                raise WorkspaceError(
+                    'the overrides %s set [%s] %s, which init owns (the '
+                    'leak check and the artifacts depend on it)'
+                    % (path, section, key))
             if section == 'auth' and (is_secret(key) or key.endswith(
                     ('_username', '_project_name', '_domain_name'))
                     or key in ('use_dynamic_credentials',
@@ -243,11 +300,9 @@ def apply_overrides(conf, path):
                 raise WorkspaceError(
                     'the overrides %s set [auth] %s: credentials come only '
                     'from clouds.yaml or --accounts' % (path, key))
-            if not conf.has_section(section):
+            if section != 'DEFAULT' and not conf.has_section(section):
                 conf.add_section(section)
             conf.set(section, key, value)
-    for key, value in extra.defaults().items():
-        conf.set('DEFAULT', key, value)
     return conf
 
 

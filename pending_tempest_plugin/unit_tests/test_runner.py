@@ -163,6 +163,14 @@ class TestWorkspace(fakes.FileTestCase):
         self.assertEqual('false', conf.get('compute-feature-enabled',
                                            'snapshot'))
         self.assertEqual('f1', conf.get('compute', 'flavor_ref'))
+        conf = workspace.apply_overrides(self.conf(), self.write(
+            'o.conf', '[DEFAULT]\ndebug = true\n[compute]\n'
+            'build_timeout = 60\n'))
+        self.assertEqual('true', conf.get('DEFAULT', 'debug'))
+        compute = workspace.render(conf).split('[compute]')[1].split(
+            '\n[')[0]
+        self.assertNotIn('debug', compute,
+                         '[DEFAULT] of the overrides leaked into [compute]')
         for text, message in (
                 ('[nova_conformance]\ndisruptive_tests = true\n',
                  'claims come only from the claims file'),
@@ -170,7 +178,11 @@ class TestWorkspace(fakes.FileTestCase):
                  'credentials come only from clouds.yaml'),
                 ('[auth]\ntest_accounts_file = /x\n',
                  'credentials come only from clouds.yaml'),
-                ('no section\n', 'are not a tempest.conf fragment')):
+                ('no section\n', 'are not a tempest.conf fragment'),
+                ('[DEFAULT]\nresource_name_prefix = mine\n',
+                 'set [DEFAULT] resource_name_prefix, which init owns'),
+                ('[oslo_concurrency]\nlock_path = /tmp\n',
+                 'which init owns')):
             e = self.assertRaises(workspace.WorkspaceError,
                                   workspace.apply_overrides, self.conf(),
                                   self.write('o.conf', text))
@@ -211,14 +223,34 @@ class TestWorkspace(fakes.FileTestCase):
                 ('{}', 'expected a list of accounts'),
                 ('- {username: a1, project_name: A}\n', 'lacks password'),
                 (good.replace('[reader]', '[member]'),
-                 'no project has both a member and a reader'),
+                 'no project has a member account and another, reader'),
+                ('- {username: a1, password: p, project_name: A, '
+                 'roles: [member, reader]}\n'
+                 '- {username: b1, password: p, project_name: B, '
+                 'roles: [member]}\n',
+                 'no project has a member account and another, reader'),
                 (good.replace('project_name: B', 'project_name: A'),
-                 'no non-admin account in a second project'),
+                 'no non-admin account in a project other than the owner'),
                 ('{[', 'is not YAML')):
             self.assertIn(message, '; '.join(workspace.check_accounts(
                 self.write('a.yaml', text))))
         self.assertIn('cannot read it', workspace.check_accounts(
             os.path.join(self.tmp, 'none.yaml'))[0])
+
+    def test_accounts_ordered_for_tempest(self):
+        # Two workers' sets: the other projects' accounts first, so that
+        # Tempest's alt (the first free non-admin account) never takes a
+        # member or reader of an owner project; admin last.
+        entries = [
+            {'username': u, 'password': 'p', 'project_name': p,
+             'roles': r} for u, p, r in (
+                ('admin', 'admin', ['admin']), ('a-m', 'A', ['member']),
+                ('a-r', 'A', 'reader'), ('b-m', 'B', ['member']),
+                ('c-m', 'C', ['member']), ('c-r', 'C', ['reader']),
+                ('d-m', 'D', ['member']))]
+        self.assertEqual(['b-m', 'd-m', 'a-m', 'a-r', 'c-m', 'c-r', 'admin'],
+                         [e['username'] for e in
+                          workspace.ordered_accounts(entries)])
 
     def test_application_credentials_need_accounts(self):
         e = self.assertRaises(workspace.WorkspaceError,

@@ -35,9 +35,9 @@ from pending_tempest_plugin.tests import cell0_base
 
 CONF = config.CONF
 
-# Servers buried at once per round of the concurrency test: the owner's
-# default instance quota (10) holds them with room for the other tests.
-ROUND = 5
+# Servers buried at once per round of the concurrency test, within the
+# "4 servers at once per worker" the docs ask of a project's quota.
+ROUND = 4
 # Unpinning an availability zone (PUT /servers/{id}).
 UNPIN_MICROVERSION = '2.104'
 
@@ -50,7 +50,9 @@ def judge_pair(outcomes):
     At most one cell0 rebuild may be accepted (202 with status BUILD); the
     other must be refused with 409, or, if it came after the first had
     already made the server live again, be an ordinary rebuild of the live
-    server (202 with status REBUILD).
+    server (202 with status REBUILD).  The pair alone cannot tell "after"
+    from "during" for that second case; the end state (ACTIVE once, listed
+    once, nothing left after delete) is checked separately.
     """
     cell0 = [i for i, o in enumerate(outcomes)
              if o[0] == 202 and o[1] == 'BUILD']
@@ -78,8 +80,8 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
                 server_id, CONF.compute.image_ref)['server']
             return 202, body.get('status'), ''
         except lib_exc.RestClientException as e:
-            return (getattr(e.resp, 'status', None), None,
-                    str(e.resp_body)[:300])
+            return (getattr(getattr(e, 'resp', None), 'status', None), None,
+                    str(getattr(e, 'resp_body', e))[:300])
         except Exception as e:   # a dropped connection, a timeout...
             return None, None, repr(e)[:300]
 
@@ -92,7 +94,8 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
             barrier.wait()
             outcomes[i] = self._rebuild_outcome(server_id)
 
-        threads = [threading.Thread(target=send, args=(i,)) for i in (0, 1)]
+        threads = [threading.Thread(target=send, args=(i,), daemon=True)
+                   for i in (0, 1)]
         with self.at(self.rebuild_mv):
             for thread in threads:
                 thread.start()
@@ -149,10 +152,11 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         once, is deleted and leaves nothing behind.
         """
         self.skip_unless(features.cell0_rebuild())
+        self.require_microversions(self.pending_mv, self.rebuild_mv)
         attempts = CONF.nova_conformance.concurrent_rebuild_attempts
         problems = []
         done = 0
-        while done < attempts:
+        while done < attempts and not problems:   # a failed round decides
             count = min(ROUND, attempts - done)
             problems.extend(self._round(count, done + 1))
             done += count
