@@ -164,7 +164,14 @@ def cmd_init(args):
                              '"Pre-provisioned credentials")'
                              % (args.accounts, '; '.join(problems)))
     conn = _connect(args.os_cloud)
-    prefix = ws.new_prefix()
+    # A workspace keeps its prefix when init runs again (the embedded cloud
+    # re-runs it at each claims change): what an earlier run of it left
+    # behind, a trigger trait nova re-created for instance, is still its own
+    # and is still found and swept.
+    try:
+        prefix = ws.load_state(os.path.abspath(args.workspace))['prefix']
+    except (ws.WorkspaceError, KeyError):
+        prefix = ws.new_prefix()
     created = []
     try:
         found = None
