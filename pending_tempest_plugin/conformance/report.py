@@ -44,6 +44,7 @@ import yaml
 from pending_tempest_plugin.conformance import catalogue
 from pending_tempest_plugin.conformance import verdict as verdict_mod
 from pending_tempest_plugin.runner import claims as claims_mod
+from pending_tempest_plugin.runner import workspace
 
 
 def render(rows, totals, verdict=None):
@@ -119,17 +120,10 @@ def _accounts_have_admin(path):
     if not path:
         return False
     try:
-        with open(path) as f:
-            accounts = yaml.safe_load(f) or []
-    except (OSError, yaml.YAMLError) as e:
-        raise BadInput('cannot read the accounts file %s: %s' % (path, e))
-    for account in accounts if isinstance(accounts, list) else []:
-        if not isinstance(account, dict):
-            continue
-        if 'admin' in (account.get('roles') or []) or 'admin' in (
-                account.get('types') or []):
-            return True
-    return False
+        entries = workspace.read_accounts(path)
+    except workspace.WorkspaceError as e:
+        raise BadInput('the accounts file %s: %s' % (path, e))
+    return any(workspace.is_admin_account(e) for e in entries)
 
 
 def catalogue_identity(path=catalogue.CATALOGUE_PATH):

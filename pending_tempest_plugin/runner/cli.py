@@ -70,22 +70,17 @@ def _connect(cloud):
 def _account_connections(conn, accounts):
     """A connection as each account of the accounts file."""
     import openstack
-    import yaml
 
     if not accounts:
         return []
     try:
-        with open(accounts) as f:
-            entries = yaml.safe_load(f) or []
-    except (OSError, yaml.YAMLError) as e:
-        raise UsageError('cannot read the accounts file %s: %s'
-                         % (accounts, e))
+        entries = ws.read_accounts(accounts)
+    except ws.WorkspaceError as e:
+        raise UsageError('the accounts file %s: %s' % (accounts, e))
     cloud = conn.config.config
     auth = cloud.get('auth') or {}
     out = []
-    for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict) or not entry.get('project_name'):
-            continue
+    for entry in entries:
         try:
             account_conn = openstack.connect(
                 load_yaml_config=False, load_envvars=False,
@@ -254,8 +249,6 @@ def cmd_init(args):
 def _secrets(conf_path, accounts):
     import configparser
 
-    import yaml
-
     values = []
     parser = configparser.RawConfigParser(strict=False)
     parser.read(conf_path)
@@ -264,11 +257,9 @@ def _secrets(conf_path, accounts):
             if ws.is_secret(key):
                 values.append(value)
     if accounts and os.path.isfile(accounts):
-        with open(accounts) as f:
-            for account in yaml.safe_load(f) or []:
-                if isinstance(account, dict):
-                    values.extend(str(account[k]) for k in account
-                                  if ws.is_secret(k) and account[k])
+        for account in ws.read_accounts(accounts):
+            values.extend(str(account[k]) for k in account
+                          if ws.is_secret(k) and account[k])
     return values
 
 

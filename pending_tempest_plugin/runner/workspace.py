@@ -66,7 +66,7 @@ def _roles(entry):
     return set([roles] if isinstance(roles, str) else roles)
 
 
-def _is_admin(entry):
+def is_admin_account(entry):
     return 'admin' in _roles(entry) or 'admin' in (entry.get('types') or [])
 
 
@@ -109,7 +109,7 @@ def _owner_projects(entries):
     owners = set()
     for project in {e['project_name'] for e in entries}:
         users = [e for e in entries
-                 if e['project_name'] == project and not _is_admin(e)]
+                 if e['project_name'] == project and not is_admin_account(e)]
         members = [e for e in users if 'member' in _roles(e)]
         readers = [e for e in users if 'reader' in _roles(e)]
         if any(m is not r for m in members for r in readers):
@@ -131,7 +131,7 @@ def check_accounts(path):
         return ['no project has a member account and another, reader, '
                 'account (personas owner_member and owner_reader)']
     if not [e for e in entries
-            if not _is_admin(e) and e['project_name'] not in owners]:
+            if not is_admin_account(e) and e['project_name'] not in owners]:
         return ['no non-admin account in a project other than the owner '
                 'projects %s (persona other_project)'
                 % ', '.join(sorted(owners))]
@@ -149,7 +149,7 @@ def ordered_accounts(entries):
     owners = _owner_projects(entries)
 
     def rank(entry):
-        if _is_admin(entry):
+        if is_admin_account(entry):
             return 2
         return 1 if entry['project_name'] in owners else 0
     return sorted(entries, key=rank)

@@ -270,9 +270,10 @@ class TestContext(fakes.FileTestCase):
         self.assertIsNone(claims.get('cell0_rebuild_microversion'))
 
     def test_admin_from_accounts_file(self):
-        member = self.write('member.yaml', '- username: u\n  roles: '
-                            '[member]\n')
-        admin = self.write('admin.yaml', '- username: a\n  types: [admin]\n')
+        member = self.write('member.yaml', '- {username: u, password: p, '
+                            'project_name: x, roles: [member]}\n')
+        admin = self.write('admin.yaml', '- {username: a, password: p, '
+                           'project_name: x, types: [admin]}\n')
         for accounts, expected in ((member, False), (admin, True)):
             conf = self.write('t.conf', '[auth]\nuse_dynamic_credentials = '
                               'False\ntest_accounts_file = %s\n' % accounts)
