@@ -142,6 +142,25 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
                 n, server['id'], p) for p in self.leftovers(server['id']))
         return problems
 
+    def _buried_with_own_port(self):
+        """(trigger, server, port): buried with a port the owner created.
+
+        The port is deleted at cleanup if it still exists.
+        """
+        self.skip_unless(features.cell0_rebuild())
+        network, _ = self.create_network()
+        ports = self.os_primary.ports_client
+        port = ports.create_port(
+            network_id=network['id'], name=data_utils.rand_name(
+                name=self.__class__.__name__ + '-port',
+                prefix=CONF.resource_name_prefix))['port']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        ports.delete_port, port['id'])
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv,
+                           networks=[{'port': port['id']}])
+        return trigger, server, port
+
     @decorators.idempotent_id('05d9e704-36fc-44c6-b8e5-0db140b022b1')
     @markers.requirements('RB-19')
     def test_concurrent_rebuilds(self):
@@ -172,18 +191,8 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         The answer names the port; the server stays buried, unchanged, and
         can be deleted.
         """
-        self.skip_unless(features.cell0_rebuild())
-        network, _ = self.create_network()
+        trigger, server, port = self._buried_with_own_port()
         ports = self.os_primary.ports_client
-        port = ports.create_port(
-            network_id=network['id'], name=data_utils.rand_name(
-                name=self.__class__.__name__ + '-port',
-                prefix=CONF.resource_name_prefix))['port']
-        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
-                        ports.delete_port, port['id'])
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, version=self.rebuild_mv,
-                           networks=[{'port': port['id']}])
         ports.delete_port(port['id'])
         trigger.add_capacity()
         outcome = None
@@ -215,18 +224,8 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         The rebuild is refused with a 4xx naming the port, the buried server
         stays as it was, and the other server keeps its port.
         """
-        self.skip_unless(features.cell0_rebuild())
-        network, _ = self.create_network()
+        trigger, server, port = self._buried_with_own_port()
         ports = self.os_primary.ports_client
-        port = ports.create_port(
-            network_id=network['id'], name=data_utils.rand_name(
-                name=self.__class__.__name__ + '-port',
-                prefix=CONF.resource_name_prefix))['port']
-        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
-                        ports.delete_port, port['id'])
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, version=self.rebuild_mv,
-                           networks=[{'port': port['id']}])
         other = self.create_server(
             client=self.owner_servers, cleanup=self,
             networks=[{'port': port['id']}])
