@@ -84,8 +84,9 @@ NovaConformanceGroup = [
                     'host, run on the machine that runs Tempest; {host} is '
                     'replaced by the service host as os-services names it. '
                     'Examples: "supervisorctl stop nova-compute-{host}" '
-                    '(embedded cloud), "ssh {host} sudo systemctl stop '
-                    'devstack@n-cpu" (devstack).  Unset means tests that '
+                    '(embedded cloud), "sudo -n systemctl stop '
+                    'devstack@n-cpu" (devstack plugin: the Tempest node\'s '
+                    'own compute).  Unset means tests that '
                     'need a stopped compute (host_status UNKNOWN) skip.'),
     cfg.StrOpt('compute_start_command',
                default=None,
