@@ -21,6 +21,8 @@ skip, saying which option to set.
 
 from oslo_config import cfg
 
+from pending_tempest_plugin.conformance import policy_profiles
+
 GROUP_NAME = 'nova_conformance'
 
 nova_conformance_group = cfg.OptGroup(
@@ -29,7 +31,10 @@ nova_conformance_group = cfg.OptGroup(
     help='What the cloud under test implements and how the suite may '
          'exercise it.')
 
-POLICY_PROFILES = ('admin_only', 'admin_or_owner', 'unknown_only')
+# The host_status policy profiles and their descriptions come from
+# conformance/policy_profiles.yaml, which also holds the policy rules the
+# embedded cloud and the devstack plugin write for each.
+POLICY_PROFILES = policy_profiles.NAMES
 
 NovaConformanceGroup = [
     cfg.BoolOpt('pending_state_enabled',
@@ -52,14 +57,8 @@ NovaConformanceGroup = [
                     'feature: its tests skip.'),
     cfg.StrOpt('host_status_policy_profile',
                default='admin_only',
-               choices=[
-                   ('admin_only', 'Nova default: only admin sees '
-                                  'host_status.'),
-                   ('admin_or_owner', 'Admin and the server owner see every '
-                                      'host_status value.'),
-                   ('unknown_only', 'Admin sees every value; the owner sees '
-                                    'host_status only when it is UNKNOWN.'),
-               ],
+               choices=[(name, body['description']) for name, body
+                        in policy_profiles.PROFILES.items()],
                help='The os_compute_api:servers:show:host_status policy '
                     'profile the cloud runs.'),
     cfg.BoolOpt('disruptive_tests',
@@ -85,8 +84,9 @@ NovaConformanceGroup = [
                     'host, run on the machine that runs Tempest; {host} is '
                     'replaced by the service host as os-services names it. '
                     'Examples: "supervisorctl stop nova-compute-{host}" '
-                    '(embedded cloud), "ssh {host} sudo systemctl stop '
-                    'devstack@n-cpu" (devstack).  Unset means tests that '
+                    '(embedded cloud), "sudo -n systemctl stop '
+                    'devstack@n-cpu" (devstack plugin: the Tempest node\'s '
+                    'own compute).  Unset means tests that '
                     'need a stopped compute (host_status UNKNOWN) skip.'),
     cfg.StrOpt('compute_start_command',
                default=None,
