@@ -118,8 +118,8 @@ class Upstream(object):
                         self.templates.add(name)
             elif 'roles' in parts and parts[-1] == 'README.rst':
                 self.variables |= set(rolevar.findall(text))
-            elif ('roles' in parts and 'defaults' in parts and
-                  path.endswith(('.yaml', '.yml'))):
+            elif ('roles' in parts and 'defaults' in parts
+                  and path.endswith(('.yaml', '.yml'))):
                 self.variables |= set(yaml.safe_load(text) or {})
 
     def _add_vars(self, variables):
@@ -177,8 +177,8 @@ def check(stanzas, upstream, repo=REPO):
     playbook_text = ''.join(
         _read(p) for p in sorted(glob.glob(
             os.path.join(repo, 'playbooks', 'zuul', '*.yaml'))))
-    plugin_text = (_read(os.path.join(repo, 'devstack', 'settings')) +
-                   _read(os.path.join(repo, 'devstack', 'plugin.sh')))
+    plugin_text = ''.join(_read(os.path.join(repo, 'devstack', f))
+                          for f in ('settings', 'plugin.sh'))
     aio_vars = _read(os.path.join(repo, 'playbooks', 'group_vars',
                                   'all.yaml'))
 
@@ -219,9 +219,9 @@ def check(stanzas, upstream, repo=REPO):
                     continue
                 if var in upstream.plugin_variables:
                     if not re.search(r'\b%s\b' % var, plugin_text):
-                        notes.append('%s: devstack plugin variable %s is '
-                                     'not in devstack/settings or '
-                                     'plugin.sh yet' % (s.where(), var))
+                        notes.append('devstack plugin variable %s is not '
+                                     'in devstack/settings or plugin.sh '
+                                     'yet' % var)
                     continue
                 errors.append(
                     '%s: %s devstack_localrc %s is devstack\'s nowhere we '
@@ -254,11 +254,11 @@ def check(stanzas, upstream, repo=REPO):
                 if job not in known_jobs:
                     errors.append('%s: %s lists job %s, defined nowhere'
                                   % (s.where(), pipeline, job))
-                elif (jobs.get(job) and jobs[job].conf.get('abstract') or
-                      job in upstream.abstract_jobs):
+                elif (job in upstream.abstract_jobs
+                      or jobs.get(job) and jobs[job].conf.get('abstract')):
                     errors.append('%s: %s lists abstract job %s'
                                   % (s.where(), pipeline, job))
-    return errors, notes
+    return errors, sorted(set(notes))
 
 
 def zuul_parse(path, project='x/pending-tempest-plugin'):
