@@ -60,6 +60,12 @@ function pending_check_settings {
                 "{host}: they would stop the same compute for every host"
         fi
     fi
+    if [[ "$NOVA_REFERENCE_SERIES" == "True" && "${NOVA_BRANCH:-}" == refs/* ]]; then
+        # git_clone fetches and checks out FETCH_HEAD at every stack for a
+        # refs/ branch, moving HEAD under the applied series.
+        die $LINENO "NOVA_REFERENCE_SERIES=True with NOVA_BRANCH=$NOVA_BRANCH:" \
+            "devstack re-fetches a refs/ branch at every stack; pin a tag or branch"
+    fi
     if [[ "$NOVA_REFERENCE_SERIES" == "True" && "$(trueorfalse False RECLONE)" == "True" ]]; then
         die $LINENO "NOVA_REFERENCE_SERIES=True with RECLONE=True: devstack" \
             "would reset $NOVA_DIR after the series is applied"
@@ -121,7 +127,8 @@ function pending_apply_reference_series {
             echo "pending-tempest-plugin: replacing the reference series applied to $tree"
             pending_series_reverse "$tree" "$state/applied.copies" \
                 || die $LINENO "$tree carries an earlier reference series that" \
-                    "does not reverse; reset the checkout (git -C $tree checkout -- .)"
+                    "does not reverse; reset the checkout (git -C $tree reset --hard" \
+                    "&& git -C $tree clean -fd)"
         fi
     fi
     rm -rf "$state"
@@ -202,8 +209,10 @@ function pending_configure_tempest {
     fi
 
     # A stopped compute reads down only after nova's service_down_time
-    # (devstack: six report intervals, 60 s; nova's default is 60 s too);
-    # five times that leaves room for the restart, as the embedded cloud.
+    # (devstack writes six NOVA_SERVICE_REPORT_INTERVAL: 720 s by default,
+    # 60 s with the interval of 10 s the multinode job sets; without
+    # nova.conf, nova's default of 60 s); five times that leaves room for
+    # the restart, as the embedded cloud.
     local timeout=$PENDING_CONFORMANCE_SERVICE_STATE_TIMEOUT down_time=""
     if [[ -z "$timeout" ]]; then
         if [[ -f "$NOVA_CONF" ]]; then

@@ -133,7 +133,7 @@ class DevstackPluginTest(base.BaseTestCase):
             'NOVA_REFERENCE_PATCHES': self.series,
             'NOVA_CONF_DIR': self.nova_conf_dir, 'NOVA_CONF': self.nova_conf,
             'TEMPEST_CONFIG': self.tempest_conf,
-            'FAKE_SERVICE_DOWN_TIME': '60', 'FAKE_TEMPEST_MAX_MV': 'latest',
+            'FAKE_SERVICE_DOWN_TIME': '720', 'FAKE_TEMPEST_MAX_MV': 'latest',
         }
         env.update({k: str(v) for k, v in variables.items()})
         return env
@@ -245,7 +245,7 @@ class DevstackPluginTest(base.BaseTestCase):
                          if hosts else None, claims['compute_stop_command'])
         self.assertEqual('sudo -n systemctl start devstack@n-cpu'
                          if hosts else None, claims['compute_start_command'])
-        self.assertEqual(300, claims['service_state_timeout'])
+        self.assertEqual(3600, claims['service_state_timeout'])
         for key in parser.options('nova_conformance'):
             self.assertNotEqual('', parser.get('nova_conformance', key), key)
 
@@ -339,7 +339,10 @@ class DevstackPluginTest(base.BaseTestCase):
                     PENDING_CONFORMANCE_DISRUPTIVE_HOSTS='cn1',
                     PENDING_CONFORMANCE_COMPUTE_START_COMMAND=' ')),
                 ('RECLONE=True', dict(NOVA_REFERENCE_SERIES='True',
-                                      RECLONE='yes'))):
+                                      RECLONE='yes')),
+                ('re-fetches a refs/ branch', dict(
+                    NOVA_REFERENCE_SERIES='True',
+                    NOVA_BRANCH='refs/changes/12/3412/1'))):
             with self.subTest(message=message, **variables):
                 self.assertDies(message, **variables)
                 self.assertFalse(os.path.exists(self.tempest_conf))
