@@ -140,6 +140,14 @@ NovaConformanceGroup = [
                help='How the cloud counts quota usage; the expected outcome '
                     'of the quota recheck of a cell0 rebuild depends on '
                     'it.'),
+    cfg.StrOpt('build_failure_metadata',
+               help='KEY=VALUE server metadata that makes the build of the '
+                    'server fail on every compute host of the cloud (a '
+                    'test virt driver: the embedded cloud declares its '
+                    'own; no production cloud has one).  The tests of '
+                    'failed builds that are not a lack of capacity (ERROR, '
+                    'never PENDING; not rebuilt from cell0) skip without '
+                    'it.'),
 ]
 
 

@@ -104,6 +104,52 @@ MUTANTS = {
         'message': 'GET /servers?status=ERROR at 2.104: expected the '
                    'server listed',
     },
+    'max-retries-pending': {
+        'requirement': 'PEND-03',
+        'what': 'with use_pending_state, a build that failed on every host '
+                'reads PENDING, as if capacity lacked',
+        'file': 'nova/conductor/manager.py',
+        'old': "        updates = {'vm_state': vm_states.ERROR,\n"
+               "                   'task_state': None}\n"
+               "        self._set_vm_state_and_notify(\n"
+               "            context, instance.uuid, 'build_instances', "
+               "updates, exception,\n",
+        'new': "        updates = {'vm_state': (vm_states.PENDING if "
+               "CONF.use_pending_state\n"
+               "                                else vm_states.ERROR),\n"
+               "                   'task_state': None}\n"
+               "        self._set_vm_state_and_notify(\n"
+               "            context, instance.uuid, 'build_instances', "
+               "updates, exception,\n",
+        'programs': ['nova-conductor'],
+        'tests': ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+                  'test_build_failures\\.BuildFailureTest\\.'
+                  'test_build_failure_is_error_not_pending\\['),
+        'message': 'expected status ERROR / vm_state error, got PENDING',
+    },
+    'rebuild-never-launched': {
+        'requirement': 'RB-12',
+        'what': 'the rebuild API lets never-launched servers through (as '
+                'if only cell0 servers had never run), so a server whose '
+                'build failed everywhere is rebuilt',
+        'file': 'nova/compute/api.py',
+        'old': "    @check_instance_state(vm_state=[vm_states.ACTIVE, "
+               "vm_states.STOPPED,\n"
+               "                                    vm_states.ERROR])\n"
+               "    def rebuild(self, context, instance, image_href, "
+               "admin_password,\n",
+        'new': "    @check_instance_state(vm_state=[vm_states.ACTIVE, "
+               "vm_states.STOPPED,\n"
+               "                                    vm_states.ERROR],\n"
+               "                          must_have_launched=False)\n"
+               "    def rebuild(self, context, instance, image_href, "
+               "admin_password,\n",
+        'programs': ['nova-api'],
+        'tests': ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+                  'test_build_failures\\.BuildFailureTest\\.'
+                  'test_build_failure_not_rebuilt_from_cell0\\['),
+        'message': 'expected 409 Conflict',
+    },
 }
 
 

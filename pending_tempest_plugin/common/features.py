@@ -69,7 +69,19 @@ def pending_microversion(group=None):
 def pending_enabled(group=None):
     """The test expects NoValidHost to give PENDING."""
     group = group or _group()
-    reason = pending_microversion(group) or novalidhost(group)
+    return pending_enabled_any_trigger(group) or novalidhost(group)
+
+
+def cell0_rebuild(group=None):
+    """The test rebuilds a server buried in cell0 at the new microversion."""
+    group = group or _group()
+    return cell0_rebuild_microversion(group) or novalidhost(group)
+
+
+def pending_enabled_any_trigger(group=None):
+    """The test expects PENDING, whatever makes its server fail."""
+    group = group or _group()
+    reason = pending_microversion(group)
     if reason:
         return reason
     if not group.pending_state_enabled:
@@ -79,15 +91,15 @@ def pending_enabled(group=None):
     return None
 
 
-def cell0_rebuild(group=None):
-    """The test rebuilds a server buried in cell0 at the new microversion."""
+def cell0_rebuild_microversion(group=None):
+    """The test requests the cell0 rebuild microversion."""
     group = group or _group()
     _check(group)
     if not group.cell0_rebuild_microversion:
         return ('The cloud lacks the cell0 rebuild: set [nova_conformance] '
                 'cell0_rebuild_microversion to the microversion that '
                 'introduced it.')
-    return novalidhost(group)
+    return None
 
 
 def novalidhost(group=None):
@@ -110,6 +122,21 @@ def disruptive(stop=False, group=None):
     if stop and not group.compute_stop_command:
         return ('Needs a stopped compute: set [nova_conformance] '
                 'compute_stop_command and compute_start_command.')
+    return None
+
+
+def build_failure(group=None):
+    """The test needs a server whose build fails on every host."""
+    group = group or _group()
+    value = group.build_failure_metadata
+    if not value:
+        return ('No way to make a build fail on every host: set '
+                '[nova_conformance] build_failure_metadata to the KEY=VALUE '
+                'server metadata a test virt driver fails builds for.')
+    if '=' not in value or not value.split('=', 1)[0]:
+        raise lib_exc.InvalidConfiguration(
+            '[nova_conformance] build_failure_metadata = %r: expected '
+            'KEY=VALUE' % value)
     return None
 
 

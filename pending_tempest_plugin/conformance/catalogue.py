@@ -143,9 +143,12 @@ def validate(catalogue):
 
 
 # The claims an ``applies`` condition may name: options of
-# [nova_conformance] that say what the cloud implements.  ``claimed`` means
-# "set to any value" (a feature microversion).
+# [nova_conformance] that say what the cloud implements, or (the build
+# failure metadata) what a test cloud lets the suite cause, without which a
+# behaviour cannot be reached through any API.  ``claimed`` means "set to
+# any value" (a feature microversion).
 CLAIM_KEYS = {
+    'build_failure_metadata': ('claimed',),
     'pending_state_enabled': (True, False),
     'pending_state_microversion': ('claimed',),
     'cell0_rebuild_microversion': ('claimed',),

@@ -76,7 +76,8 @@ _BOOL = {'true': True, 'false': False, '1': True, '0': False, 'yes': True,
 CLAIM_OPTIONS = ('pending_state_enabled', 'pending_state_microversion',
                  'cell0_rebuild_microversion', 'host_status_policy_profile',
                  'disruptive_tests', 'disruptive_hosts',
-                 'novalidhost_trigger', 'quota_counting')
+                 'novalidhost_trigger', 'quota_counting',
+                 'build_failure_metadata')
 
 
 def claim_defaults():
