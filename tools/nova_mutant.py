@@ -22,7 +22,7 @@ tests named for it, requires them to fail with the named message, and
 restores nova.
 
     nova_mutant.py list
-    nova_mutant.py show NAME        # tests regex and failure pattern
+    nova_mutant.py show NAME FIELD  # tests, message, requirement, profile
     nova_mutant.py apply NAME
     nova_mutant.py restore          # undo whatever is applied
 
@@ -182,6 +182,23 @@ MUTANTS = {
         'tests': _LISTING + 'test_detail_listing_of_several_servers\\[',
         'message': 'with no host: expected',
     },
+    'host-status-unknown-only-per-listing': {
+        'requirement': 'HS-22',
+        'what': 'under the unknown_only policy, a listing shows every '
+                'host_status to the owner as soon as one of its servers is '
+                'UNKNOWN (the check made once per listing, not per server)',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': "                if unknown_only and host_status != "
+               "fields.HostStatus.UNKNOWN:\n",
+        'new': "                if unknown_only and ("
+               "fields.HostStatus.UNKNOWN not in host_statuses.values()):\n",
+        'programs': ['nova-api'],
+        # Only the owner under this profile sees the difference.
+        'profile': 'unknown_only',
+        'tests': _LISTING + 'test_detail_listing_host_unknown\\[',
+        'message': 'over-permission for persona owner_member under policy '
+                   'profile unknown_only',
+    },
 }
 
 
@@ -285,7 +302,8 @@ def main():
     sub.add_parser('list')
     show = sub.add_parser('show')
     show.add_argument('name', choices=sorted(MUTANTS))
-    show.add_argument('field', choices=['tests', 'message', 'requirement'])
+    show.add_argument('field', choices=['tests', 'message', 'requirement',
+                                        'profile'])
     apply = sub.add_parser('apply')
     apply.add_argument('name')
     sub.add_parser('restore')
@@ -294,7 +312,9 @@ def main():
         for name in MUTANTS:
             print(name)
     elif args.cmd == 'show':
-        print(MUTANTS[args.name][args.field])
+        # profile: the host_status policy profile the cloud must run for
+        # the tests to see the bug (empty: any).
+        print(MUTANTS[args.name].get(args.field, ''))
     elif args.cmd == 'apply':
         cmd_apply(args.name)
     else:

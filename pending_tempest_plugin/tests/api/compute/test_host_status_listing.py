@@ -247,3 +247,21 @@ class HostStatusListingTest(base.ConformanceTest):
         states = dict((h, 'UP') for h in self.placed.values() if h)
         states[self.target] = 'MAINTENANCE'
         self.check_listings(states)
+
+    @decorators.idempotent_id('b1c8b80f-e73e-4c95-a08d-5dfd3182a359')
+    @markers.requirements('HS-22', 'HS-06', 'HS-04', 'HS-14', 'HS-15',
+                          'HS-16', 'HS-17')
+    def test_detail_listing_host_unknown(self):
+        """One host UNKNOWN (compute stopped), the other UP.
+
+        Under the unknown_only profile the owner must see UNKNOWN on the
+        servers of the stopped compute and nothing on the others: the
+        per-server part of the profile, which a listing of one server
+        cannot check.
+        """
+        self.skip_unless(features.disruptive(stop=True))
+        hosts = self.host_control()
+        hosts.stop(self.target)
+        states = dict((h, 'UP') for h in self.placed.values() if h)
+        states[self.target] = 'UNKNOWN'
+        self.check_listings(states)
