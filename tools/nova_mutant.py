@@ -22,7 +22,7 @@ tests named for it, requires them to fail with the named message, and
 restores nova.
 
     nova_mutant.py list
-    nova_mutant.py show NAME        # tests regex and failure pattern
+    nova_mutant.py show NAME FIELD  # tests, message, requirement, profile
     nova_mutant.py apply NAME
     nova_mutant.py restore          # undo whatever is applied
 
@@ -52,6 +52,30 @@ _COPY_LOOP = (
 
 _REBUILD = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
             'test_cell0_rebuild\\.Cell0RebuildTest\\.')
+
+_PENDING = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+            'test_pending_state\\.PendingStateTest\\.')
+_LISTING = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+            'test_host_status_listing\\.HostStatusListingTest\\.')
+
+# nova/compute/api.py API.get_instances_host_statuses, stock nova: the
+# host_status of every server of a listing, computed once per host.
+_HOST_STATUS_CACHE = (
+    "                if instance.host not in host_status_dict:\n"
+    "                    host_status = self.get_instance_host_status("
+    "instance)\n"
+    "                    host_status_dict[instance.host] = host_status\n"
+    "                else:\n"
+    "                    host_status = host_status_dict[instance.host]\n")
+_HOST_STATUS_LOOP = (
+    "        host_statuses = dict()\n"
+    "        for instance in instance_list:\n"
+    "            if instance.host:\n"
+    "%s"
+    "            else:\n"
+    "                host_status = fields_obj.HostStatus.NONE\n"
+    "            host_statuses[instance.uuid] = host_status\n"
+    "        return host_statuses\n") % _HOST_STATUS_CACHE
 
 MUTANTS = {
     'rebuild-drops-data-volumes': {
@@ -98,9 +122,7 @@ MUTANTS = {
                "found_vm_states:\n",
         'new': "    if False:\n",
         'programs': ['nova-api'],
-        'tests': ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
-                  'test_pending_state\\.PendingStateTest\\.'
-                  'test_status_filter\\['),
+        'tests': _PENDING + 'test_status_filter\\[',
         'message': 'GET /servers?status=ERROR at 2.104: expected the '
                    'server listed',
     },
@@ -149,6 +171,79 @@ MUTANTS = {
                   'test_build_failures\\.BuildFailureTest\\.'
                   'test_build_failure_not_rebuilt_from_cell0\\['),
         'message': 'expected 409 Conflict',
+    },
+    'pending-fault-hidden': {
+        'requirement': 'PEND-18',
+        'what': 'a PENDING server is shown without its fault (PENDING is '
+                'not one of the fault statuses of the server view)',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': '        "ERROR", "DELETED", "PENDING"\n',
+        'new': '        "ERROR", "DELETED"\n',
+        'programs': ['nova-api'],
+        'tests': _PENDING + 'test_pending_server_shows_fault\\[',
+        'message': 'fault: expected the NoValidHost fault',
+    },
+    'host-status-cached-per-zone': {
+        'requirement': 'HS-20',
+        'what': 'a listing computes host_status once per availability '
+                'zone: every server of a zone gets the first one\'s host '
+                'state',
+        'file': 'nova/compute/api.py',
+        'old': _HOST_STATUS_CACHE,
+        'new': _HOST_STATUS_CACHE.replace(
+            'instance.host', 'instance.availability_zone'),
+        'programs': ['nova-api'],
+        'tests': _LISTING + 'test_detail_listing_hosts_in_different_states'
+                            '\\[',
+        'message': 'wrong host_status for persona admin',
+    },
+    'host-status-first-server-only': {
+        'requirement': 'HS-21',
+        'what': 'a listing gives host_status to its first server only '
+                '(the return of get_instances_host_statuses inside its '
+                'loop)',
+        'file': 'nova/compute/api.py',
+        'old': _HOST_STATUS_LOOP,
+        'new': _HOST_STATUS_LOOP.replace(
+            '        return host_statuses\n',
+            '            return host_statuses\n'),
+        'programs': ['nova-api'],
+        'tests': _LISTING + 'test_detail_listing_of_several_servers\\[',
+        'message': 'under-permission for persona admin',
+    },
+    'host-status-no-host-takes-previous': {
+        'requirement': 'HS-21',
+        'what': 'in a listing, a server without a host gets the host_status '
+                'of the server listed before it (the empty string is set '
+                'once, before the loop)',
+        'file': 'nova/compute/api.py',
+        'old': _HOST_STATUS_LOOP,
+        'new': _HOST_STATUS_LOOP.replace(
+            "        for instance in instance_list:\n",
+            "        host_status = fields_obj.HostStatus.NONE\n"
+            "        for instance in instance_list:\n").replace(
+            "            else:\n"
+            "                host_status = fields_obj.HostStatus.NONE\n", ''),
+        'programs': ['nova-api'],
+        'tests': _LISTING + 'test_detail_listing_of_several_servers\\[',
+        'message': 'with no host: expected',
+    },
+    'host-status-unknown-only-per-listing': {
+        'requirement': 'HS-22',
+        'what': 'under the unknown_only policy, a listing shows every '
+                'host_status to the owner as soon as one of its servers is '
+                'UNKNOWN (the check made once per listing, not per server)',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': "                if unknown_only and host_status != "
+               "fields.HostStatus.UNKNOWN:\n",
+        'new': "                if unknown_only and ("
+               "fields.HostStatus.UNKNOWN not in host_statuses.values()):\n",
+        'programs': ['nova-api'],
+        # Only the owner under this profile sees the difference.
+        'profile': 'unknown_only',
+        'tests': _LISTING + 'test_detail_listing_host_unknown\\[',
+        'message': 'over-permission for persona owner_member under policy '
+                   'profile unknown_only',
     },
 }
 
@@ -253,7 +348,8 @@ def main():
     sub.add_parser('list')
     show = sub.add_parser('show')
     show.add_argument('name', choices=sorted(MUTANTS))
-    show.add_argument('field', choices=['tests', 'message', 'requirement'])
+    show.add_argument('field', choices=['tests', 'message', 'requirement',
+                                        'profile'])
     apply = sub.add_parser('apply')
     apply.add_argument('name')
     sub.add_parser('restore')
@@ -262,7 +358,9 @@ def main():
         for name in MUTANTS:
             print(name)
     elif args.cmd == 'show':
-        print(MUTANTS[args.name][args.field])
+        # profile: the host_status policy profile the cloud must run for
+        # the tests to see the bug (empty: any).
+        print(MUTANTS[args.name].get(args.field, ''))
     elif args.cmd == 'apply':
         cmd_apply(args.name)
     else:

@@ -50,7 +50,9 @@ from tempest import test
 
 from pending_tempest_plugin.common import expectations
 from pending_tempest_plugin.common import features
+from pending_tempest_plugin.common import host_control
 from pending_tempest_plugin.common import microversions
+from pending_tempest_plugin.common import novalidhost
 from pending_tempest_plugin.common import waiters
 
 CONF = config.CONF
@@ -208,6 +210,46 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
             server = cls.admin_servers.show_server(server_id)['server']
         return server.get('OS-EXT-SRV-ATTR:host')
 
+    @classmethod
+    def move_to(cls, server_id, host, why):
+        """Cold-migrate the server to ``host`` (admin, 2.56); the new host.
+
+        ``why`` says why the scheduler's choice does not do; it is part of
+        the InvalidConfiguration raised when the server cannot be moved.
+        No service of either host is touched.
+        """
+        if not CONF.compute_feature_enabled.cold_migration:
+            raise lib_exc.InvalidConfiguration(
+                '%s, and [compute-feature-enabled] cold_migration is False: '
+                'enable cold migration' % why)
+        with cls.at('2.56'):
+            cls.admin_servers.migrate_server(server_id, host=host)
+        # A cloud with resize_confirm_window set confirms by itself.
+        body = waiters.wait_for_server_status(
+            cls.admin_servers, server_id, {'VERIFY_RESIZE', 'ACTIVE'})
+        if body['status'] == 'VERIFY_RESIZE':
+            with cls.at('2.1'):
+                cls.admin_servers.confirm_resize_server(server_id)
+            waiters.wait_for_server_status(cls.admin_servers, server_id,
+                                           'ACTIVE')
+        moved = cls.host_of(server_id)
+        if moved != host:
+            raise lib_exc.InvalidConfiguration(
+                'server %s was migrated to %s but runs on %s (%s)'
+                % (server_id, host, moved, why))
+        return moved
+
+    def host_control(self):
+        """A HostControl for this test; every change undone at cleanup."""
+        if not features.novalidhost():
+            # Runs after HostControl put the service back: nova-compute
+            # may have re-created deleted NoValidHost trigger traits while
+            # syncing the disabled state (see common/novalidhost.py).
+            self.addCleanup(novalidhost.sweep_orphan_traits,
+                            self.os_admin.placement_client,
+                            self.os_admin.flavors_client)
+        return host_control.HostControl(self, self.os_admin.services_client)
+
     def view(self, persona, server, version):
         """What ``persona`` gets for ``server`` at ``version``.
 
@@ -236,29 +278,40 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
         every discrepancy (under-permission, over-permission, wrong value, a
         value outside the spec's list).
         """
-        profile = CONF.nova_conformance.host_status_policy_profile
-        if personas is None:
-            personas = [p for p in expectations.PERSONAS
-                        if p in self.persona_servers]
         problems = []
-        for persona in personas:
+        for persona in personas or self.personas():
             shown, listed = self.view(persona, server, version)
-            for where, body in (('show', shown), ('detail', listed)):
-                if body is not None and 'host_status' in body and (
-                        body['host_status'] not in
-                        expectations.HOST_STATUSES):
-                    problems.append('%s (%s): host_status %r is not one of '
-                                    '%s' % (persona, where,
-                                            body['host_status'],
-                                            expectations.HOST_STATUSES))
-                    continue
-                problem = expectations.verdict(profile, persona, host_status,
-                                               body)
-                if problem:
-                    problems.append('%s (GET %s at %s)' % (
-                        problem, 'server' if where == 'show'
-                        else 'servers/detail', version))
+            problems.extend(self.visibility_problems(
+                persona, host_status, shown,
+                'GET server at %s' % version))
+            problems.extend(self.visibility_problems(
+                persona, host_status, listed,
+                'GET servers/detail at %s' % version))
+        self.fail_visibility(problems)
+
+    def personas(self):
+        """The personas of expectations.PERSONAS this class has."""
+        return [p for p in expectations.PERSONAS if p in self.persona_servers]
+
+    @staticmethod
+    def visibility_problems(persona, host_status, body, where):
+        """[] or the one discrepancy of ``body`` (None: not returned).
+
+        ``host_status`` is what the server's compute reads; ``where`` names
+        the request in the message.
+        """
+        profile = CONF.nova_conformance.host_status_policy_profile
+        if body is not None and 'host_status' in body and (
+                body['host_status'] not in expectations.HOST_STATUSES):
+            return ['%s (%s): host_status %r is not one of %s' % (
+                persona, where, body['host_status'],
+                expectations.HOST_STATUSES)]
+        problem = expectations.verdict(profile, persona, host_status, body)
+        return ['%s (%s)' % (problem, where)] if problem else []
+
+    def fail_visibility(self, problems):
         if problems:
             self.fail('host_status visibility differs from [nova_conformance] '
                       'host_status_policy_profile = %s:\n  %s'
-                      % (profile, '\n  '.join(problems)))
+                      % (CONF.nova_conformance.host_status_policy_profile,
+                         '\n  '.join(problems)))

@@ -48,6 +48,9 @@ TRUSTED_CERTS_MICROVERSION = '2.63'
 # The conductor event that records the NoValidHost of a new server.
 SCHEDULE_EVENT = 'conductor_schedule_and_build_instances'
 
+# What nova's fault of a NoValidHost says (nova.exception.NoValidHost).
+NOVALIDHOST_FAULT_MESSAGE = 'No valid host was found'
+
 # Fields that a refused (409) rebuild must leave as they were.
 UNCHANGED_FIELDS = ('id', 'name', 'status', 'OS-EXT-STS:vm_state',
                     'OS-EXT-STS:task_state', 'OS-EXT-SRV-ATTR:host',
@@ -129,6 +132,33 @@ def differences(expected, actual, where=''):
         if got != expected[key]:
             problems.append('%s%s: expected %r, got %r' % (
                 where, key, expected[key], got))
+    return problems
+
+
+def fault_problems(fault, where=''):
+    """One sentence per way ``fault`` is not the fault of a NoValidHost.
+
+    ``fault`` is the server's ``fault`` value (None when the key is
+    absent): a code, a message saying no valid host was found and the
+    time it was recorded, as nova shows it for an ERROR server.
+    """
+    wanted = ('the NoValidHost fault (code, created, message %r)'
+              % NOVALIDHOST_FAULT_MESSAGE)
+    if not isinstance(fault, dict):
+        return ['%sfault: expected %s, got %s' % (
+            where, wanted, 'no fault key' if fault is None else repr(fault))]
+    problems = []
+    if not isinstance(fault.get('code'), int):
+        problems.append('%sfault code: expected an integer, got %r' % (
+            where, fault.get('code', '<absent>')))
+    if not fault.get('created'):
+        problems.append('%sfault created: expected a time, got %r' % (
+            where, fault.get('created', '<absent>')))
+    message = fault.get('message')
+    if not isinstance(message, str) or (
+            NOVALIDHOST_FAULT_MESSAGE.lower() not in message.lower()):
+        problems.append('%sfault message: expected it to say %r, got %r' % (
+            where, NOVALIDHOST_FAULT_MESSAGE, message))
     return problems
 
 

@@ -47,6 +47,35 @@ class TestMicroversions(base.BaseTestCase):
             ['2.1', '2.37', '2.105'], api_min='2.10', api_max='2.100'))
 
 
+class TestFaultProblems(base.BaseTestCase):
+
+    FAULT = {'code': 500, 'created': '2026-11-23T23:00:00Z',
+             'message': 'No valid host was found. There are not enough '
+                        'hosts available.'}
+
+    def test_the_novalidhost_fault(self):
+        self.assertEqual([], cell0_base.fault_problems(self.FAULT))
+
+    def test_no_fault(self):
+        problems = cell0_base.fault_problems(None, 'admin (show): ')
+        self.assertEqual(1, len(problems))
+        self.assertIn('admin (show): fault: expected the NoValidHost fault',
+                      problems[0])
+        self.assertIn('got no fault key', problems[0])
+
+    def test_each_wrong_field(self):
+        fault = dict(self.FAULT, code='500', message='Build failed')
+        del fault['created']
+        problems = cell0_base.fault_problems(fault)
+        self.assertEqual(3, len(problems), problems)
+        self.assertIn("fault code: expected an integer, got '500'",
+                      problems[0])
+        self.assertIn("fault created: expected a time, got '<absent>'",
+                      problems[1])
+        self.assertIn("fault message: expected it to say 'No valid host was "
+                      "found', got 'Build failed'", problems[2])
+
+
 class TestStates(base.BaseTestCase):
 
     def test_buried_state(self):

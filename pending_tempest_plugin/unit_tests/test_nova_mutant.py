@@ -21,6 +21,7 @@ import tempfile
 import fixtures
 from oslotest import base
 
+from pending_tempest_plugin import config as project_config
 from pending_tempest_plugin.conformance import catalogue
 from pending_tempest_plugin.unit_tests import fakes
 
@@ -39,6 +40,8 @@ class TestMutants(base.BaseTestCase):
             re.compile(mutant['tests'])
             self.assertTrue(mutant['file'].startswith('nova/'), name)
             self.assertTrue(mutant['programs'], name)
+            self.assertIn(mutant.get('profile', 'admin_only'),
+                          project_config.POLICY_PROFILES, name)
 
 
 class TestApplyRestore(base.BaseTestCase):

@@ -24,13 +24,9 @@ cleanup, even when the test fails.
 
 from tempest import config
 from tempest.lib import decorators
-from tempest.lib import exceptions as lib_exc
 
 from pending_tempest_plugin.common import features
-from pending_tempest_plugin.common import host_control
 from pending_tempest_plugin.common import markers
-from pending_tempest_plugin.common import novalidhost
-from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import base
 
 CONF = config.CONF
@@ -60,50 +56,15 @@ class HostStatusDisruptiveTest(base.ConformanceTest):
         cls.host = cls.host_of(cls.server['id'])
         allowed = CONF.nova_conformance.disruptive_hosts
         if cls.host not in allowed:
-            cls.host = cls.move_to(cls.server['id'], allowed[0])
-
-    @classmethod
-    def move_to(cls, server_id, host):
-        """Cold-migrate the server to ``host`` (admin, 2.56); the new host.
-
-        The scheduler chose a host that [nova_conformance] disruptive_hosts
-        does not list; no service of that host is touched.
-        """
-        if not CONF.compute_feature_enabled.cold_migration:
-            raise lib_exc.InvalidConfiguration(
-                'the scheduler put the server on %s, which [nova_conformance] '
-                'disruptive_hosts does not list, and [compute-feature-'
-                'enabled] cold_migration is False: list that host or enable '
-                'cold migration' % cls.host_of(server_id))
-        with cls.at('2.56'):
-            cls.admin_servers.migrate_server(server_id, host=host)
-        # A cloud with resize_confirm_window set confirms by itself.
-        body = waiters.wait_for_server_status(
-            cls.admin_servers, server_id, {'VERIFY_RESIZE', 'ACTIVE'})
-        if body['status'] == 'VERIFY_RESIZE':
-            with cls.at('2.1'):
-                cls.admin_servers.confirm_resize_server(server_id)
-            waiters.wait_for_server_status(cls.admin_servers, server_id,
-                                           'ACTIVE')
-        moved = cls.host_of(server_id)
-        if moved != host:
-            raise lib_exc.InvalidConfiguration(
-                'server %s was migrated to %s but runs on %s: cannot run '
-                'the disruptive tests on [nova_conformance] '
-                'disruptive_hosts' % (server_id, host, moved))
-        return moved
+            cls.host = cls.move_to(
+                cls.server['id'], allowed[0],
+                'the scheduler put the server on %s, which '
+                '[nova_conformance] disruptive_hosts does not list'
+                % cls.host)
 
     def setUp(self):
         super(HostStatusDisruptiveTest, self).setUp()
-        if not features.novalidhost():
-            # Runs after HostControl put the service back: nova-compute
-            # may have re-created deleted NoValidHost trigger traits while
-            # syncing the disabled state (see common/novalidhost.py).
-            self.addCleanup(novalidhost.sweep_orphan_traits,
-                            self.os_admin.placement_client,
-                            self.os_admin.flavors_client)
-        self.hosts = host_control.HostControl(
-            self, self.os_admin.services_client)
+        self.hosts = self.host_control()
 
     def admin_host_status(self):
         with self.at('2.16'):

@@ -43,6 +43,22 @@ class PendingStateTest(cell0_base.Cell0Test):
         trigger = self.novalidhost_trigger()
         return self.bury(trigger)
 
+    def returned(self, server, personas, versions, problems):
+        """(persona, version, where, label, body) of each view of ``server``.
+
+        Show and detail, for each persona at each version; a view that
+        does not return the server adds a problem instead.
+        """
+        for version in versions:
+            for persona in personas:
+                shown, listed = self.view(persona, server, version)
+                for where, body in (('show', shown), ('detail', listed)):
+                    label = '%s (%s at %s): ' % (persona, where, version)
+                    if body is None:
+                        problems.append(label + 'server not returned')
+                    else:
+                        yield persona, version, where, label, body
+
     @decorators.idempotent_id('d8ccdb8e-2c2c-4e41-99af-04e1c50ed7c4')
     @markers.requirements('PEND-02', 'PEND-04', 'PEND-05', 'PEND-07',
                           'PEND-17')
@@ -54,23 +70,19 @@ class PendingStateTest(cell0_base.Cell0Test):
         """
         server = self._pending_server()
         problems = []
-        for persona in ('admin', 'owner_member'):
-            shown, listed = self.view(persona, server, self.pending_mv)
-            for where, body in (('show', shown), ('detail', listed)):
-                label = '%s (%s at %s): ' % (persona, where, self.pending_mv)
-                if body is None:
-                    problems.append(label + 'server not returned')
-                    continue
+        for persona, _, _, label, body in self.returned(
+                server, ('admin', 'owner_member'), [self.pending_mv],
+                problems):
+            problems.extend(cell0_base.differences(
+                {'status': 'PENDING'}, body, label))
+            if persona == 'admin':
                 problems.extend(cell0_base.differences(
-                    {'status': 'PENDING'}, body, label))
-                if persona == 'admin':
-                    problems.extend(cell0_base.differences(
-                        {'OS-EXT-STS:vm_state': 'pending',
-                         'OS-EXT-STS:task_state': None}, body, label))
-                if 'progress' not in body:
-                    problems.append(label + 'progress: expected a value '
-                                    '(PENDING is a progress status), got '
-                                    'no progress key')
+                    {'OS-EXT-STS:vm_state': 'pending',
+                     'OS-EXT-STS:task_state': None}, body, label))
+            if 'progress' not in body:
+                problems.append(label + 'progress: expected a value '
+                                '(PENDING is a progress status), got '
+                                'no progress key')
         actions, events = self.instance_events(server['id'], 'create')
         failed = [e for e in events
                   if e['event'] == cell0_base.SCHEDULE_EVENT]
@@ -82,6 +94,37 @@ class PendingStateTest(cell0_base.Cell0Test):
                     [(e['event'], e.get('result')) for e in events]))
         self.assertEqual([], problems)
 
+    @decorators.idempotent_id('6acfa0ec-b003-4caf-b22e-323039a0d042')
+    @markers.requirements('PEND-18')
+    def test_pending_server_shows_fault(self):
+        """A PENDING server says why it waits: its NoValidHost fault.
+
+        At the PENDING microversion, admin and the owner, in show and in
+        detail: ``fault`` with the code, time and message of the
+        NoValidHost, the very fault each of them gets below the
+        microversion, where the server reads ERROR.
+        """
+        server = self._pending_server()
+        older = cell0_base.previous_microversion(self.pending_mv)
+        problems = []
+        faults = {}
+        for persona, version, where, label, body in self.returned(
+                server, ('admin', 'owner_member'),
+                [v for v in (self.pending_mv, older) if v], problems):
+            faults[(persona, where, version)] = body.get('fault')
+            if version == self.pending_mv:
+                problems.extend(cell0_base.fault_problems(
+                    body.get('fault'), label))
+        for (persona, where, version), below in sorted(faults.items()):
+            here = faults.get((persona, where, self.pending_mv))
+            if version == older and below is not None and here != below:
+                problems.append(
+                    '%s (%s): fault at %s %r differs from the fault of the '
+                    'ERROR server at %s %r' % (persona, where,
+                                               self.pending_mv, here, older,
+                                               below))
+        self.assertEqual([], problems)
+
     @decorators.idempotent_id('617ed3ac-108c-45d0-b99e-a574348ec4e9')
     @markers.requirements('PEND-06')
     def test_pending_is_error_below_microversion(self):
@@ -89,22 +132,16 @@ class PendingStateTest(cell0_base.Cell0Test):
         server = self._pending_server()
         older = cell0_base.previous_microversion(self.pending_mv)
         problems = []
-        for version in cell0_base.versions_to_check(
-                ['2.1', older], CONF.compute.min_microversion,
-                CONF.compute.max_microversion):
-            for persona in ('admin', 'owner_member'):
-                shown, listed = self.view(persona, server, version)
-                for where, body in (('show', shown), ('detail', listed)):
-                    label = '%s (%s at %s): ' % (persona, where, version)
-                    if body is None:
-                        problems.append(label + 'server not returned')
-                        continue
-                    expected = {'status': 'ERROR'}
-                    if persona == 'admin':
-                        expected['OS-EXT-STS:vm_state'] = 'error'
-                        expected['OS-EXT-STS:task_state'] = None
-                    problems.extend(cell0_base.differences(
-                        expected, body, label))
+        versions = cell0_base.versions_to_check(
+            ['2.1', older], CONF.compute.min_microversion,
+            CONF.compute.max_microversion)
+        for persona, _, _, label, body in self.returned(
+                server, ('admin', 'owner_member'), versions, problems):
+            expected = {'status': 'ERROR'}
+            if persona == 'admin':
+                expected['OS-EXT-STS:vm_state'] = 'error'
+                expected['OS-EXT-STS:task_state'] = None
+            problems.extend(cell0_base.differences(expected, body, label))
         self.assertEqual([], problems)
 
     def _listed(self, version, status):
@@ -197,18 +234,13 @@ class PendingStateTest(cell0_base.Cell0Test):
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger)
         problems = []
-        for version in cell0_base.versions_to_check(
-                ['2.1', '2.37', self.pending_mv, self.rebuild_mv,
-                 CONF.compute.max_microversion],
-                CONF.compute.min_microversion,
-                CONF.compute.max_microversion):
-            shown, listed = self.view('admin', server, version)
-            for where, body in (('show', shown), ('detail', listed)):
-                label = 'admin (%s at %s): ' % (where, version)
-                if body is None:
-                    problems.append(label + 'server not returned')
-                    continue
-                problems.extend(cell0_base.differences(
-                    {'status': 'ERROR', 'OS-EXT-STS:vm_state': 'error'},
-                    body, label))
+        versions = cell0_base.versions_to_check(
+            ['2.1', '2.37', self.pending_mv, self.rebuild_mv,
+             CONF.compute.max_microversion],
+            CONF.compute.min_microversion, CONF.compute.max_microversion)
+        for _, _, _, label, body in self.returned(server, ('admin',),
+                                                  versions, problems):
+            problems.extend(cell0_base.differences(
+                {'status': 'ERROR', 'OS-EXT-STS:vm_state': 'error'},
+                body, label))
         self.assertEqual([], problems)

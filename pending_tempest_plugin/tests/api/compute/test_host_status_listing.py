@@ -1,0 +1,267 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""host_status in a listing of several servers (GET /servers/detail).
+
+The other host_status tests list one server at a time (a name filter), so
+a cloud that computes host_status right for the first server of a listing
+and wrong for the others, or gives a server the state of another server's
+host, passes them.  Here one class-level set of servers of owner_member
+serves every persona: servers on two compute hosts (cold-migrated there if
+the scheduler put them all on one) and, with a NoValidHost trigger, one
+server without a host.  Each persona lists them all, sorted both ways,
+filtered and paged, and each server must carry its own host's status (or
+none, as the policy profile says).
+
+``test_detail_listing_hosts_in_different_states`` disables the compute of
+one of the two hosts (one of ``[nova_conformance] disruptive_hosts``), so
+the class is ``serial`` like the disruptive class, and the compute is
+enabled again at cleanup.
+"""
+
+from tempest import config
+from tempest.lib.common.utils import data_utils
+from tempest.lib import decorators
+from tempest.lib import exceptions as lib_exc
+
+from pending_tempest_plugin.common import features
+from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import microversions
+from pending_tempest_plugin.common import novalidhost
+from pending_tempest_plugin.common import waiters
+from pending_tempest_plugin.tests import base
+
+CONF = config.CONF
+
+HOSTED_SERVERS = 3
+HOST_STATUS_MICROVERSION = '2.16'
+SERVICES_MICROVERSION = '2.53'
+
+
+def spread_plan(hosts_of, computes, allowed):
+    """The moves that put servers on two hosts, and the host to disturb.
+
+    :param hosts_of: server id -> host the scheduler chose (ordered).
+    :param computes: hosts of the enabled, up nova-compute services.
+    :param allowed: hosts a disruptive test may disable (None: any).
+    :returns: (target, moves): ``target`` is a host in ``allowed`` that
+              will hold at least one server, ``moves`` the (server id,
+              host) cold migrations that leave servers on ``target`` and
+              on another host.
+    :raises ValueError: when no such layout exists.
+    """
+    candidates = [h for h in computes if allowed is None or h in allowed]
+    if not candidates or len(computes) < 2:
+        raise ValueError(
+            'servers on two hosts, one of them in %s, need two enabled and '
+            'up computes; found %s' % (
+                'any host' if allowed is None else list(allowed),
+                list(computes) or 'none'))
+    used = [h for h in hosts_of.values() if h in candidates]
+    target = used[0] if used else candidates[0]
+    moves = []
+    placed = dict(hosts_of)
+    if target not in placed.values():
+        server = list(placed)[0]
+        moves.append((server, target))
+        placed[server] = target
+    if all(h == target for h in placed.values()):
+        other = [h for h in computes if h != target][0]
+        server = [s for s, h in placed.items() if h == target][-1]
+        moves.append((server, other))
+        placed[server] = other
+    return target, moves
+
+
+@decorators.serial
+class HostStatusListingTest(base.ConformanceTest):
+
+    min_microversion = HOST_STATUS_MICROVERSION
+
+    @classmethod
+    def skip_checks(cls):
+        super(HostStatusListingTest, cls).skip_checks()
+        if CONF.compute.min_compute_nodes < 2:
+            raise cls.skipException(
+                'Servers on several hosts: set [compute] min_compute_nodes '
+                'to 2 or more if the cloud has that many computes.')
+
+    @classmethod
+    def resource_setup(cls):
+        super(HostStatusListingTest, cls).resource_setup()
+        cls.stem = data_utils.rand_name(name=cls.__name__,
+                                        prefix=CONF.resource_name_prefix)
+        created = [cls.create_server(name='%s-%d' % (cls.stem, i),
+                                     wait_for=None)
+                   for i in range(HOSTED_SERVERS)]
+        cls.servers = [waiters.wait_for_server_status(
+            cls.admin_servers, s['id'], 'ACTIVE') for s in created]
+        # server id -> its host (None for the server without one).
+        cls.placed = cls.place(cls.servers)
+        cls.no_host = None
+        if not features.novalidhost():
+            trigger = novalidhost.NoValidHostTrigger(
+                base._ClassCleanups(cls), cls.os_admin.flavors_client,
+                cls.os_admin.placement_client,
+                cls.os_admin.resource_providers_client)
+            flavor = trigger.create_flavor(cls.owner_project_id)
+            cls.no_host = cls.create_server(
+                name='%s-no-host' % cls.stem, flavor=flavor['id'],
+                wait_for=waiters.TERMINAL)
+            cls.servers.append(cls.no_host)
+            cls.placed[cls.no_host['id']] = None
+
+    @classmethod
+    def place(cls, servers):
+        """Leave servers on two hosts; return server id -> host.
+
+        ``cls.target`` becomes the host the disruptive test disables.
+        """
+        hosts_of = dict((s['id'], cls.host_of(s['id'])) for s in servers)
+        with microversions.compute(SERVICES_MICROVERSION):
+            services = cls.os_admin.services_client.list_services(
+                binary='nova-compute')['services']
+        computes = sorted(s['host'] for s in services
+                          if s['status'] == 'enabled' and s['state'] == 'up'
+                          and not s.get('forced_down'))
+        allowed = None
+        if CONF.nova_conformance.disruptive_tests:
+            allowed = CONF.nova_conformance.disruptive_hosts
+        try:
+            cls.target, moves = spread_plan(hosts_of, computes, allowed)
+        except ValueError as e:
+            raise lib_exc.InvalidConfiguration(
+                '%s ([compute] min_compute_nodes = %d)'
+                % (e, CONF.compute.min_compute_nodes))
+        for server_id, host in moves:
+            hosts_of[server_id] = cls.move_to(
+                server_id, host,
+                'the scheduler put the servers on %s only, the test needs '
+                'them on two hosts' % ', '.join(sorted(set(
+                    hosts_of.values()))))
+        return hosts_of
+
+    # -- listings -------------------------------------------------------
+
+    def listings(self, persona):
+        """(label, {server id: detail entry}, ids it must list) per listing.
+
+        Each listing the persona gets at 2.16 of the class's servers: both
+        sort directions, a status filter, pages of two servers and, for
+        admin, a host filter.
+        """
+        name = {'name': '^%s-' % self.stem}
+        if persona == 'admin':
+            name['all_tenants'] = True
+        every = set(s['id'] for s in self.servers)
+        hosted = set(i for i in every if self.placed[i])
+        variants = [
+            ('sorted by creation, newest first',
+             dict(sort_key='created_at', sort_dir='desc'), every),
+            ('sorted by creation, oldest first',
+             dict(sort_key='created_at', sort_dir='asc'), every),
+            ('status=ACTIVE', dict(status='ACTIVE'), hosted),
+            ('pages of 2 (limit, marker)', dict(limit=2), every),
+        ]
+        if persona == 'admin':
+            variants.append((
+                'host=%s' % self.target, dict(host=self.target),
+                set(i for i in every if self.placed[i] == self.target)))
+        found = []
+        for label, params, expected in variants:
+            params.update(name)
+            found.append(('GET servers/detail %s at %s' % (
+                label, HOST_STATUS_MICROVERSION),
+                self.list_all(persona, params), expected))
+        return found
+
+    def list_all(self, persona, params):
+        """{id: entry} of a detail listing, following every page."""
+        client = self.persona_servers[persona]
+        listed = {}
+        params = dict(params)
+        with self.at(HOST_STATUS_MICROVERSION):
+            while True:
+                page = client.list_servers(detail=True, **params)['servers']
+                listed.update((s['id'], s) for s in page)
+                if 'limit' not in params or len(page) < params['limit']:
+                    return listed
+                params['marker'] = page[-1]['id']
+
+    def check_listings(self, states):
+        """Every persona's listings show each server its own host's state.
+
+        :param states: host -> the host_status its compute reads now.
+        """
+        problems = []
+        for persona in self.personas():
+            for where, listed, expected in self.listings(persona):
+                for server in self.servers:
+                    if server['id'] not in expected:
+                        continue
+                    host = self.placed[server['id']]
+                    body = listed.get(server['id'])
+                    problems.extend(
+                        '%s: server %s on %s' % (p, server['name'],
+                                                 host or 'no host')
+                        for p in self.visibility_problems(
+                            persona, states.get(host, ''), body, where))
+        self.fail_visibility(problems)
+
+    # -- tests ----------------------------------------------------------
+
+    @decorators.idempotent_id('23881427-a4c3-4d6c-bb54-74d52398f71a')
+    @markers.requirements('HS-21', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
+                          'HS-17')
+    def test_detail_listing_of_several_servers(self):
+        """Every server of a listing has its own host_status: UP or "".
+
+        Servers on two healthy computes and, with a NoValidHost trigger,
+        one without a host, in each listing of each persona.
+        """
+        self.check_listings(dict((h, 'UP') for h in self.placed.values()
+                                 if h))
+
+    @decorators.idempotent_id('d2527ec6-cabd-47e3-a659-ec9b6509c926')
+    @markers.requirements('HS-20', 'HS-08', 'HS-04', 'HS-14', 'HS-15',
+                          'HS-16', 'HS-17')
+    def test_detail_listing_hosts_in_different_states(self):
+        """One host MAINTENANCE, the other UP: no server gets the other's.
+
+        The compute of ``target`` (one of ``[nova_conformance]
+        disruptive_hosts``) is disabled for the listings only.
+        """
+        self.skip_unless(features.disruptive())
+        hosts = self.host_control()
+        hosts.disable(self.target)
+        states = dict((h, 'UP') for h in self.placed.values() if h)
+        states[self.target] = 'MAINTENANCE'
+        self.check_listings(states)
+
+    @decorators.idempotent_id('b1c8b80f-e73e-4c95-a08d-5dfd3182a359')
+    @markers.requirements('HS-22', 'HS-06', 'HS-04', 'HS-14', 'HS-15',
+                          'HS-16', 'HS-17')
+    def test_detail_listing_host_unknown(self):
+        """One host UNKNOWN (compute stopped), the other UP.
+
+        Under the unknown_only profile the owner must see UNKNOWN on the
+        servers of the stopped compute and nothing on the others: the
+        per-server part of the profile, which a listing of one server
+        cannot check.
+        """
+        self.skip_unless(features.disruptive(stop=True))
+        hosts = self.host_control()
+        hosts.stop(self.target)
+        states = dict((h, 'UP') for h in self.placed.values() if h)
+        states[self.target] = 'UNKNOWN'
+        self.check_listings(states)
