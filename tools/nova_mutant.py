@@ -53,6 +53,34 @@ _COPY_LOOP = (
 _REBUILD = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
             'test_cell0_rebuild\\.Cell0RebuildTest\\.')
 
+# The end of compute.API._prepare_cell0_rebuild: the request's attributes
+# are applied to the instance rebuilt from cell0.
+_APPLY_REQUEST = "        instance.update(kwargs)\n        return image\n"
+
+# conductor: the requested networks of an instance buried in cell0 are
+# stored in its request spec.
+_PERSIST_NETWORKS = ("        spec.requested_networks = requested_networks\n"
+                     "        spec.save(persist_requested_networks=True)\n")
+_BURY_NETWORKS = ("                if requested_networks:\n"
+                  "                    self._persist_requested_networks(\n")
+_BURY_TAGS = ("                self._create_tags(cctxt, instance.uuid, tags)\n"
+              "\n" + _BURY_NETWORKS)
+
+
+def _persist_only(field):
+    """_PERSIST_NETWORKS storing the network and ``field`` of each request."""
+    return _PERSIST_NETWORKS.replace(
+        ' = requested_networks\n',
+        ' = objects.NetworkRequestList(objects=[\n'
+        '            objects.NetworkRequest(network_id=r.network_id,\n'
+        '                                   %s=r.%s)\n'
+        '            for r in requested_networks])\n' % (field, field))
+
+
+_SECOND_BURIAL = _REBUILD + 'test_second_burial_keeps_everything\\['
+_REQUEST = _REBUILD + 'test_rebuild_request_applied_rest_kept\\['
+_NETWORKS = _REBUILD + 'test_rebuild_keeps_requested_networks\\['
+
 MUTANTS = {
     'rebuild-drops-data-volumes': {
         'requirement': 'RB-06',
@@ -88,6 +116,156 @@ MUTANTS = {
         'programs': ['nova-api'],
         'tests': _REBUILD + 'test_rebuild_keeps_attributes\\[',
         'message': 'after the cell0 rebuild: tags: expected',
+    },
+    'rebuild-ignores-null-attributes': {
+        'requirement': 'RB-23',
+        'what': 'the cell0 rebuild ignores attributes the request sets to '
+                'null (description: null keeps the description)',
+        'file': 'nova/compute/api.py',
+        'old': _APPLY_REQUEST,
+        'new': _APPLY_REQUEST.replace(
+            'instance.update(kwargs)',
+            'instance.update({k: v for k, v in kwargs.items()\n'
+            '                         if v is not None})'),
+        'programs': ['nova-api'],
+        'tests': _SECOND_BURIAL,
+        'message': 'description: expected None',
+    },
+    'rebuild-keeps-cell0-image': {
+        'requirement': 'RB-24',
+        'what': 'the cell0 rebuild keeps the image the server was created '
+                'with instead of the requested one',
+        'file': 'nova/compute/api.py',
+        'old': "            image, auto_disk_config))\n"
+               "        if not is_volume_backed:\n"
+               "            instance.image_ref = image_href\n",
+        'new': "            image, auto_disk_config))\n"
+               "        if False:\n"
+               "            instance.image_ref = image_href\n",
+        'programs': ['nova-api'],
+        'tests': _REQUEST,
+        'message': 'image of the rebuilt server: expected the requested',
+    },
+    'rebuild-keeps-cell0-image-properties': {
+        'requirement': 'RB-24',
+        'what': 'the cell0 rebuild keeps the image properties of the image '
+                'the server was created with',
+        'file': 'nova/compute/api.py',
+        'old': "            if key.startswith(utils.SM_IMAGE_PROP_PREFIX):\n"
+               "                del instance.system_metadata[key]\n"
+               "        instance.system_metadata.update(\n"
+               "            utils.get_system_metadata_from_image(image, "
+               "flavor))\n",
+        'new': "            pass\n",
+        'programs': ['nova-api'],
+        'tests': _REQUEST,
+        'message': 'image.properties os_',
+    },
+    'rebuild-merges-metadata': {
+        'requirement': 'RB-25',
+        'what': 'the cell0 rebuild merges the requested metadata into the '
+                'old metadata instead of replacing it',
+        'file': 'nova/compute/api.py',
+        'old': _APPLY_REQUEST,
+        'new': "        if 'metadata' in kwargs:\n"
+               "            kwargs['metadata'] = dict(instance.metadata,\n"
+               "                                      **kwargs['metadata'])\n"
+               + _APPLY_REQUEST,
+        'programs': ['nova-api'],
+        'tests': _REQUEST,
+        'message': 'set by the cell0 rebuild request: metadata: expected',
+    },
+    'rebuild-renames-hostname': {
+        'requirement': 'RB-26',
+        'what': 'a cell0 rebuild that renames the server derives a new '
+                'hostname from the name, though the request has none',
+        'file': 'nova/compute/api.py',
+        'old': _APPLY_REQUEST,
+        'new': _APPLY_REQUEST.replace(
+            '        return image\n',
+            "        if 'display_name' in kwargs:\n"
+            "            instance.hostname = utils.sanitize_hostname(\n"
+            "                kwargs['display_name'])\n"
+            "        return image\n"),
+        'programs': ['nova-api'],
+        'tests': _REQUEST,
+        'message': 'kept: OS-EXT-SRV-ATTR:hostname: expected',
+    },
+    'rebuild-drops-requested-networks': {
+        'requirement': 'RB-27',
+        'what': 'the cell0 rebuild does not read the persisted requested '
+                'networks (as if none had been requested)',
+        'file': 'nova/compute/api.py',
+        'old': "        if 'requested_networks' in request_spec:\n",
+        'new': "        if False:\n",
+        'programs': ['nova-api'],
+        'tests': _NETWORKS,
+        'message': 'expected 202 Accepted, got 409',
+    },
+    'persisted-networks-drop-port': {
+        'requirement': 'RB-28',
+        'what': 'the networks persisted at burial keep the network and the '
+                'address of each request, not the port',
+        'file': 'nova/conductor/manager.py',
+        'old': _PERSIST_NETWORKS,
+        'new': _persist_only('address'),
+        'programs': ['nova-conductor'],
+        'tests': _NETWORKS,
+        'message': 'expected bound to server',
+    },
+    'persisted-networks-drop-fixed-ip': {
+        'requirement': 'RB-29',
+        'what': 'the networks persisted at burial keep the network and the '
+                'port of each request, not the fixed IP',
+        'file': 'nova/conductor/manager.py',
+        'old': _PERSIST_NETWORKS,
+        'new': _persist_only('port_id'),
+        'programs': ['nova-conductor'],
+        'tests': _NETWORKS,
+        'message': 'of the requested fixed IP: expected',
+    },
+    'bury-forgets-networks-none': {
+        'requirement': 'RB-30',
+        'what': 'burial does not persist networks "none" (nothing to '
+                'allocate), so the cell0 rebuild picks a network',
+        'file': 'nova/conductor/manager.py',
+        'old': _BURY_NETWORKS,
+        'new': _BURY_NETWORKS.replace(
+            'if requested_networks:',
+            'if requested_networks and not requested_networks.no_allocate:'),
+        'programs': ['nova-conductor'],
+        'tests': _REBUILD + 'test_rebuild_server_without_network\\[',
+        'message': 'ports: expected none, got',
+    },
+    'reburial-drops-tags': {
+        'requirement': 'RB-32',
+        'what': 'a server buried again by a cell0 rebuild without capacity '
+                'loses its tags',
+        'file': 'nova/conductor/manager.py',
+        'old': _BURY_TAGS,
+        'new': _BURY_TAGS.replace(
+            "                self._create_tags(",
+            "                if action == instance_actions.CREATE:\n"
+            "                    self._create_tags("),
+        'programs': ['nova-conductor'],
+        'tests': _SECOND_BURIAL,
+        'message': 'buried again by a rebuild without capacity: tags: '
+                   'expected',
+    },
+    'reburial-forgets-networks': {
+        'requirement': 'RB-33',
+        'what': 'a server buried again by a cell0 rebuild without capacity '
+                'loses its requested networks (persisted at the first '
+                'burial only)',
+        'file': 'nova/conductor/manager.py',
+        'old': _BURY_NETWORKS,
+        'new': _BURY_NETWORKS.replace(
+            'if requested_networks:',
+            'if (requested_networks and\n'
+            '                        action == instance_actions.CREATE):'),
+        'programs': ['nova-conductor'],
+        'tests': _SECOND_BURIAL,
+        'message': 'expected 202 Accepted, got 409',
     },
     'old-microversion-error-filter-misses-pending': {
         'requirement': 'PEND-14',
