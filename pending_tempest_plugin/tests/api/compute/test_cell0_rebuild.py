@@ -422,10 +422,13 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
             networks, expect = self._requested_nics()
         if not features.volumes():
             volume = self.create_volume()
-            extra['block_device_mapping_v2'] = [{
-                'uuid': volume['id'], 'source_type': 'volume',
-                'destination_type': 'volume',
-                'delete_on_termination': False}]
+            extra['block_device_mapping_v2'] = [
+                {'uuid': CONF.compute.image_ref, 'source_type': 'image',
+                 'destination_type': 'local', 'boot_index': 0,
+                 'delete_on_termination': True},
+                {'uuid': volume['id'], 'source_type': 'volume',
+                 'destination_type': 'volume',
+                 'delete_on_termination': False}]
         user_data = base64.b64encode(b'#!/bin/sh\necho buried\n').decode()
         wanted = {
             'name': data_utils.rand_name(name='cell0-reburied',
