@@ -57,6 +57,11 @@ _REBUILD = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
 # are applied to the instance rebuilt from cell0.
 _APPLY_REQUEST = "        instance.update(kwargs)\n        return image\n"
 
+# compute.API._get_request_spec_for_cell0_rebuild: the requested networks
+# are validated again (which sets the network of each requested port).
+_VALIDATE_NETWORKS = ("                context, requested_networks, 1) < 1:\n"
+                      "            raise exception.PortLimitExceeded()\n")
+
 # conductor: the requested networks of an instance buried in cell0 are
 # stored in its request spec.
 _PERSIST_NETWORKS = ("        spec.requested_networks = requested_networks\n"
@@ -202,14 +207,16 @@ MUTANTS = {
         'tests': _NETWORKS,
         'message': 'expected 202 Accepted, got 409',
     },
-    'persisted-networks-drop-port': {
+    'rebuild-replaces-requested-port': {
         'requirement': 'RB-28',
-        'what': 'the networks persisted at burial keep the network and the '
-                'address of each request, not the port',
-        'file': 'nova/conductor/manager.py',
-        'old': _PERSIST_NETWORKS,
-        'new': _persist_only('address'),
-        'programs': ['nova-conductor'],
+        'what': 'the cell0 rebuild asks for a new port on the network of '
+                'each requested port instead of binding that port',
+        'file': 'nova/compute/api.py',
+        'old': _VALIDATE_NETWORKS,
+        'new': _VALIDATE_NETWORKS + (
+            "        for request in requested_networks:\n"
+            "            request.port_id = None\n"),
+        'programs': ['nova-api'],
         'tests': _NETWORKS,
         'message': 'expected bound to server',
     },
