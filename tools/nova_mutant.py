@@ -33,6 +33,7 @@ once (the series changed: the mutant must be updated).
 """
 
 import argparse
+import datetime
 import glob
 import json
 import os
@@ -325,10 +326,43 @@ def drop_bytecode(path):
         os.unlink(pyc)
 
 
+def computes_up(since):
+    """Whether every nova-compute is up with a heartbeat after ``since``.
+
+    :param since: a naive UTC datetime, as os-services writes them
+    """
+    found = subprocess.run(
+        [os.path.join(aio_dir(), 'bin', 'openstack'), '--os-cloud',
+         'aio-admin', 'compute', 'service', 'list', '--service',
+         'nova-compute', '-f', 'json', '-c', 'State', '-c', 'Updated At'],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if found.returncode:
+        return False
+    services = json.loads(found.stdout or '[]')
+    fresh = [s['State'] == 'up' and bool(s['Updated At'])
+             and datetime.datetime.fromisoformat(s['Updated At']) > since
+             for s in services]
+    return bool(fresh) and all(fresh)
+
+
 def restart(programs):
     ctl = os.path.join(aio_dir(), 'bin', 'supervisorctl')
     subprocess.run([ctl, 'restart'] + programs, check=True,
                    stdout=subprocess.DEVNULL)
+    if 'nova-conductor' in programs:
+        # The computes report through the conductor: while it restarts
+        # they miss heartbeats and read "down" (the embedded cloud's
+        # service_down_time is 12 s), and the scheduler's ComputeFilter
+        # would refuse them to the tests.  Wait until they are up again.
+        since = datetime.datetime.now(datetime.timezone.utc).replace(
+            tzinfo=None)
+        deadline = time.monotonic() + 120
+        while not computes_up(since):
+            if time.monotonic() > deadline:
+                sys.exit('nova_mutant: the computes are not up 120 s after '
+                         'restarting nova-conductor; see %s/logs/'
+                         % aio_dir())
+            time.sleep(2)
     if 'nova-api' in programs:
         # Answering again, not only started.
         deadline = time.monotonic() + 60
