@@ -33,6 +33,7 @@ once (the series changed: the mutant must be updated).
 """
 
 import argparse
+import datetime
 import glob
 import json
 import os
@@ -77,6 +78,39 @@ _HOST_STATUS_LOOP = (
     "            host_statuses[instance.uuid] = host_status\n"
     "        return host_statuses\n") % _HOST_STATUS_CACHE
 
+# The end of compute.API._prepare_cell0_rebuild: the request's attributes
+# are applied to the instance rebuilt from cell0.
+_APPLY_REQUEST = "        instance.update(kwargs)\n        return image\n"
+
+# compute.API._get_request_spec_for_cell0_rebuild: the requested networks
+# are validated again (which sets the network of each requested port).
+_VALIDATE_NETWORKS = ("                context, requested_networks, 1) < 1:\n"
+                      "            raise exception.PortLimitExceeded()\n")
+
+# conductor: the requested networks of an instance buried in cell0 are
+# stored in its request spec.
+_PERSIST_NETWORKS = ("        spec.requested_networks = requested_networks\n"
+                     "        spec.save(persist_requested_networks=True)\n")
+_BURY_NETWORKS = ("                if requested_networks:\n"
+                  "                    self._persist_requested_networks(\n")
+_BURY_TAGS = ("                self._create_tags(cctxt, instance.uuid, tags)\n"
+              "\n" + _BURY_NETWORKS)
+
+
+def _persist_only(field):
+    """_PERSIST_NETWORKS storing the network and ``field`` of each request."""
+    return _PERSIST_NETWORKS.replace(
+        ' = requested_networks\n',
+        ' = objects.NetworkRequestList(objects=[\n'
+        '            objects.NetworkRequest(network_id=r.network_id,\n'
+        '                                   %s=r.%s)\n'
+        '            for r in requested_networks])\n' % (field, field))
+
+
+_SECOND_BURIAL = _REBUILD + 'test_second_burial_keeps_everything\\['
+_REQUEST = _REBUILD + 'test_rebuild_request_applied_rest_kept\\['
+_NETWORKS = _REBUILD + 'test_rebuild_keeps_requested_networks\\['
+
 MUTANTS = {
     'rebuild-drops-data-volumes': {
         'requirement': 'RB-06',
@@ -112,6 +146,158 @@ MUTANTS = {
         'programs': ['nova-api'],
         'tests': _REBUILD + 'test_rebuild_keeps_attributes\\[',
         'message': 'after the cell0 rebuild: tags: expected',
+    },
+    'rebuild-ignores-null-attributes': {
+        'requirement': 'RB-23',
+        'what': 'the cell0 rebuild ignores attributes the request sets to '
+                'null (description: null keeps the description)',
+        'file': 'nova/compute/api.py',
+        'old': _APPLY_REQUEST,
+        'new': _APPLY_REQUEST.replace(
+            'instance.update(kwargs)',
+            'instance.update({k: v for k, v in kwargs.items()\n'
+            '                         if v is not None})'),
+        'programs': ['nova-api'],
+        'tests': _SECOND_BURIAL,
+        'message': 'description: expected None',
+    },
+    'rebuild-keeps-cell0-image': {
+        'requirement': 'RB-24',
+        'what': 'the cell0 rebuild keeps the image the server was created '
+                'with instead of the requested one',
+        'file': 'nova/compute/api.py',
+        'old': "            image, auto_disk_config))\n"
+               "        if not is_volume_backed:\n"
+               "            instance.image_ref = image_href\n",
+        'new': "            image, auto_disk_config))\n"
+               "        if False:\n"
+               "            instance.image_ref = image_href\n",
+        'programs': ['nova-api'],
+        'tests': _REQUEST,
+        'message': 'image of the rebuilt server: expected the requested',
+    },
+    'rebuild-keeps-cell0-image-properties': {
+        'requirement': 'RB-24',
+        'what': 'the cell0 rebuild keeps the image properties of the image '
+                'the server was created with',
+        'file': 'nova/compute/api.py',
+        'old': "            if key.startswith(utils.SM_IMAGE_PROP_PREFIX):\n"
+               "                del instance.system_metadata[key]\n"
+               "        instance.system_metadata.update(\n"
+               "            utils.get_system_metadata_from_image(image, "
+               "flavor))\n",
+        'new': "            pass\n",
+        'programs': ['nova-api'],
+        'tests': _REQUEST,
+        'message': 'image.properties os_',
+    },
+    'rebuild-merges-metadata': {
+        'requirement': 'RB-25',
+        'what': 'the cell0 rebuild merges the requested metadata into the '
+                'old metadata instead of replacing it',
+        'file': 'nova/compute/api.py',
+        'old': _APPLY_REQUEST,
+        'new': "        if 'metadata' in kwargs:\n"
+               "            kwargs['metadata'] = dict(instance.metadata,\n"
+               "                                      **kwargs['metadata'])\n"
+               + _APPLY_REQUEST,
+        'programs': ['nova-api'],
+        'tests': _REQUEST,
+        'message': 'set by the cell0 rebuild request: metadata: expected',
+    },
+    'rebuild-renames-hostname': {
+        'requirement': 'RB-26',
+        'what': 'a cell0 rebuild that renames the server derives a new '
+                'hostname from the name, though the request has none',
+        'file': 'nova/compute/api.py',
+        'old': _APPLY_REQUEST,
+        'new': _APPLY_REQUEST.replace(
+            '        return image\n',
+            "        if 'display_name' in kwargs:\n"
+            "            instance.hostname = utils.sanitize_hostname(\n"
+            "                kwargs['display_name'])\n"
+            "        return image\n"),
+        'programs': ['nova-api'],
+        'tests': _REQUEST,
+        'message': 'kept: OS-EXT-SRV-ATTR:hostname: expected',
+    },
+    'rebuild-drops-requested-networks': {
+        'requirement': 'RB-27',
+        'what': 'the cell0 rebuild does not read the persisted requested '
+                'networks (as if none had been requested)',
+        'file': 'nova/compute/api.py',
+        'old': "        if 'requested_networks' in request_spec:\n",
+        'new': "        if False:\n",
+        'programs': ['nova-api'],
+        'tests': _NETWORKS,
+        'message': 'expected 202 Accepted, got 409',
+    },
+    'rebuild-replaces-requested-port': {
+        'requirement': 'RB-28',
+        'what': 'the cell0 rebuild asks for a new port on the network of '
+                'each requested port instead of binding that port',
+        'file': 'nova/compute/api.py',
+        'old': _VALIDATE_NETWORKS,
+        'new': _VALIDATE_NETWORKS + (
+            "        for request in requested_networks:\n"
+            "            request.port_id = None\n"),
+        'programs': ['nova-api'],
+        'tests': _NETWORKS,
+        'message': 'expected bound to server',
+    },
+    'persisted-networks-drop-fixed-ip': {
+        'requirement': 'RB-29',
+        'what': 'the networks persisted at burial keep the network and the '
+                'port of each request, not the fixed IP',
+        'file': 'nova/conductor/manager.py',
+        'old': _PERSIST_NETWORKS,
+        'new': _persist_only('port_id'),
+        'programs': ['nova-conductor'],
+        'tests': _NETWORKS,
+        'message': 'of the requested fixed IP: expected',
+    },
+    'bury-forgets-networks-none': {
+        'requirement': 'RB-30',
+        'what': 'burial does not persist networks "none" (nothing to '
+                'allocate), so the cell0 rebuild picks a network',
+        'file': 'nova/conductor/manager.py',
+        'old': _BURY_NETWORKS,
+        'new': _BURY_NETWORKS.replace(
+            'if requested_networks:',
+            'if requested_networks and not requested_networks.no_allocate:'),
+        'programs': ['nova-conductor'],
+        'tests': _REBUILD + 'test_rebuild_server_without_network\\[',
+        'message': 'ports: expected none, got',
+    },
+    'reburial-drops-tags': {
+        'requirement': 'RB-32',
+        'what': 'a server buried again by a cell0 rebuild without capacity '
+                'loses its tags',
+        'file': 'nova/conductor/manager.py',
+        'old': _BURY_TAGS,
+        'new': _BURY_TAGS.replace(
+            "                self._create_tags(",
+            "                if action == instance_actions.CREATE:\n"
+            "                    self._create_tags("),
+        'programs': ['nova-conductor'],
+        'tests': _SECOND_BURIAL,
+        'message': 'buried again by a rebuild without capacity: tags: '
+                   'expected',
+    },
+    'reburial-forgets-networks': {
+        'requirement': 'RB-33',
+        'what': 'a server buried again by a cell0 rebuild without capacity '
+                'loses its requested networks (persisted at the first '
+                'burial only)',
+        'file': 'nova/conductor/manager.py',
+        'old': _BURY_NETWORKS,
+        'new': _BURY_NETWORKS.replace(
+            'if requested_networks:',
+            'if (requested_networks and\n'
+            '                        action == instance_actions.CREATE):'),
+        'programs': ['nova-conductor'],
+        'tests': _SECOND_BURIAL,
+        'message': 'expected 202 Accepted, got 409',
     },
     'old-microversion-error-filter-misses-pending': {
         'requirement': 'PEND-14',
@@ -281,10 +467,43 @@ def drop_bytecode(path):
         os.unlink(pyc)
 
 
+def computes_up(since):
+    """Whether every nova-compute is up with a heartbeat after ``since``.
+
+    :param since: a naive UTC datetime, as os-services writes them
+    """
+    found = subprocess.run(
+        [os.path.join(aio_dir(), 'bin', 'openstack'), '--os-cloud',
+         'aio-admin', 'compute', 'service', 'list', '--service',
+         'nova-compute', '-f', 'json', '-c', 'State', '-c', 'Updated At'],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if found.returncode:
+        return False
+    services = json.loads(found.stdout or '[]')
+    fresh = [s['State'] == 'up' and bool(s['Updated At'])
+             and datetime.datetime.fromisoformat(s['Updated At']) > since
+             for s in services]
+    return bool(fresh) and all(fresh)
+
+
 def restart(programs):
     ctl = os.path.join(aio_dir(), 'bin', 'supervisorctl')
     subprocess.run([ctl, 'restart'] + programs, check=True,
                    stdout=subprocess.DEVNULL)
+    if 'nova-conductor' in programs:
+        # The computes report through the conductor: while it restarts
+        # they miss heartbeats and read "down" (the embedded cloud's
+        # service_down_time is 12 s), and the scheduler's ComputeFilter
+        # would refuse them to the tests.  Wait until they are up again.
+        since = datetime.datetime.now(datetime.timezone.utc).replace(
+            tzinfo=None)
+        deadline = time.monotonic() + 120
+        while not computes_up(since):
+            if time.monotonic() > deadline:
+                sys.exit('nova_mutant: the computes are not up 120 s after '
+                         'restarting nova-conductor; see %s/logs/'
+                         % aio_dir())
+            time.sleep(2)
     if 'nova-api' in programs:
         # Answering again, not only started.
         deadline = time.monotonic() + 60

@@ -43,6 +43,8 @@ HOST_STATUS_MICROVERSION = '2.16'
 DESCRIPTION_MICROVERSION = '2.19'
 STATUS_FILTER_400_MICROVERSION = '2.38'   # unknown status: 400, not []
 TAGS_MICROVERSION = '2.52'           # tags at create
+HOSTNAME_MICROVERSION = '2.90'       # hostname at create and rebuild
+IMAGE_PROPERTIES_MICROVERSION = '2.98'   # image.properties of a server
 TRUSTED_CERTS_MICROVERSION = '2.63'
 
 # The conductor event that records the NoValidHost of a new server.
@@ -162,6 +164,13 @@ def fault_problems(fault, where=''):
     return problems
 
 
+def addresses_of(body):
+    """Every IP address the ``addresses`` of a server body show, sorted."""
+    return sorted(entry['addr']
+                  for entries in (body.get('addresses') or {}).values()
+                  for entry in entries)
+
+
 def quota_overrun(resource, limit, in_use_before, in_use_after):
     """None unless usage grew beyond what the quota allowed.
 
@@ -187,6 +196,9 @@ class Cell0Test(base.ConformanceTest):
     # Servers boot on a network of the owner when the cloud has a network
     # service (networks "none" otherwise, or when a test asks for it).
     network = None
+    # Whether the class creates that network (a class that needs a project
+    # without networks, for "auto", sets it False).
+    class_network = True
 
     @classmethod
     def setup_clients(cls):
@@ -197,7 +209,7 @@ class Cell0Test(base.ConformanceTest):
     @classmethod
     def resource_setup(cls):
         super(Cell0Test, cls).resource_setup()
-        if not features.networks():
+        if cls.class_network and not features.networks():
             cls.network = cls._create_network(base._ClassCleanups(cls))[0]
 
     # -- configuration ------------------------------------------------------
@@ -404,24 +416,45 @@ class Cell0Test(base.ConformanceTest):
                 return problems
             time.sleep(CONF.compute.build_interval)
 
-    def create_network(self):
+    def create_network(self, **subnet_kwargs):
         """A network + subnet of the owner (deleted at test cleanup)."""
         self.skip_unless(features.networks())
-        return self._create_network(self)
+        return self._create_network(self, **subnet_kwargs)
 
     @classmethod
-    def _create_network(cls, cleanup):
+    def _create_network(cls, cleanup, small_pool=False):
+        """A network and a /28 subnet of the owner.
+
+        :param small_pool: the subnet allocates only .2 - .5 by itself, so
+                           .6 - .14 are addresses only a request for that
+                           fixed IP can get.
+        """
         name = data_utils.rand_name(name=cls.__name__ + '-net',
                                     prefix=CONF.resource_name_prefix)
         nets = cls.os_primary.networks_client
         network = nets.create_network(name=name)['network']
         cleanup.addCleanup(cls._delete_network, network['id'])
-        cidr = '10.%d.%d.0/28' % (data_utils.rand_int_id(1, 250),
-                                  data_utils.rand_int_id(1, 250))
+        prefix = '10.%d.%d.' % (data_utils.rand_int_id(1, 250),
+                                data_utils.rand_int_id(1, 250))
+        kwargs = {}
+        if small_pool:
+            kwargs['allocation_pools'] = [{'start': prefix + '2',
+                                           'end': prefix + '5'}]
         subnet = cls.os_primary.subnets_client.create_subnet(
             network_id=network['id'], name=name, ip_version=4,
-            cidr=cidr)['subnet']
+            cidr=prefix + '0/28', **kwargs)['subnet']
         return network, subnet
+
+    def create_port(self, network_id):
+        """A port of the owner (deleted at cleanup if it still exists)."""
+        ports = self.os_primary.ports_client
+        port = ports.create_port(
+            network_id=network_id, name=data_utils.rand_name(
+                name=self.__class__.__name__ + '-port',
+                prefix=CONF.resource_name_prefix))['port']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        ports.delete_port, port['id'])
+        return port
 
     @classmethod
     def _delete_network(cls, network_id):

@@ -100,6 +100,21 @@ class TestStates(base.BaseTestCase):
             cell0_base.differences({'a': 1, 'b': None}, {'a': 2}, 'x: '))
 
 
+class TestAddresses(base.BaseTestCase):
+
+    def test_addresses_of(self):
+        body = {'addresses': {
+            'net-b': [{'addr': '10.0.0.13', 'version': 4}],
+            'net-a': [{'addr': '10.1.0.2', 'version': 4},
+                      {'addr': '10.1.0.9', 'version': 4}]}}
+        self.assertEqual(['10.0.0.13', '10.1.0.2', '10.1.0.9'],
+                         cell0_base.addresses_of(body))
+
+    def test_no_addresses(self):
+        self.assertEqual([], cell0_base.addresses_of({'addresses': {}}))
+        self.assertEqual([], cell0_base.addresses_of({}))
+
+
 class TestQuotaOverrun(base.BaseTestCase):
 
     def test_within_quota(self):

@@ -13,9 +13,12 @@
 #    under the License.
 """The nova mutants (tools/nova_mutant.py) without a cloud."""
 
+import datetime
+import json
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 
 import fixtures
@@ -90,3 +93,29 @@ class TestApplyRestore(base.BaseTestCase):
     def test_unknown_mutant(self):
         exc = self.assertRaises(SystemExit, nova_mutant.cmd_apply, 'nope')
         self.assertIn("no mutant 'nope'", str(exc))
+
+
+class TestComputesUp(base.BaseTestCase):
+
+    def _answer(self, services, returncode=0):
+        return self.useFixture(fixtures.MockPatchObject(
+            nova_mutant.subprocess, 'run', return_value=subprocess
+            .CompletedProcess([], returncode, json.dumps(services)))).mock
+
+    def test_up_after_the_restart(self):
+        since = datetime.datetime(2026, 11, 23, 23, 50, 30)
+        self._answer([{'State': 'up', 'Updated At': '2026-11-23T23:50:37'},
+                      {'State': 'up', 'Updated At': '2026-11-23T23:50:31'}])
+        self.assertTrue(nova_mutant.computes_up(since))
+
+    def test_stale_heartbeat_or_down_is_not_up(self):
+        since = datetime.datetime(2026, 11, 23, 23, 50, 30)
+        self._answer([{'State': 'up', 'Updated At': '2026-11-23T23:50:37'},
+                      {'State': 'up', 'Updated At': '2026-11-23T23:50:20'}])
+        self.assertFalse(nova_mutant.computes_up(since))
+        self._answer([{'State': 'down', 'Updated At': '2026-11-23T23:51'}])
+        self.assertFalse(nova_mutant.computes_up(since))
+        self._answer([])
+        self.assertFalse(nova_mutant.computes_up(since))
+        self._answer([], returncode=1)
+        self.assertFalse(nova_mutant.computes_up(since))

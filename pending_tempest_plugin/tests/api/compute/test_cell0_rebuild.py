@@ -23,9 +23,11 @@ anchors ``interp-rebuild-eligibility``, ``interp-rebuild-kept``,
 """
 
 import base64
+import io
 
 from tempest import config
 from tempest.lib.common.utils import data_utils
+from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
@@ -60,6 +62,100 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
             0, count, 'Deleted records of rebuilt server %s: expected none '
             '(the cell0 record is hard deleted), got %d' % (server_id, count))
 
+    def _requested_nics(self):
+        """NICs in each form the create API takes; what the server must have.
+
+        A pre-created port, a fixed IP (outside its subnet's allocation
+        pool, so no other request gets it) and a network by ID, each on a
+        network of its own.  The project also has the class network, so a
+        rebuild that lost the request cannot pass by auto-selecting one.
+
+        :returns: (the ``networks`` of the create request, what
+                  ``_network_problems`` expects)
+        """
+        port_net, _ = self.create_network()
+        fixed_net, fixed_subnet = self.create_network(small_pool=True)
+        uuid_net, _ = self.create_network()
+        port = self.create_port(port_net['id'])
+        fixed_ip = fixed_subnet['cidr'].rsplit('.', 1)[0] + '.13'
+        networks = [{'port': port['id']},
+                    {'uuid': fixed_net['id'], 'fixed_ip': fixed_ip},
+                    {'uuid': uuid_net['id']}]
+        expect = {'port': port['id'],
+                  'port_ip': port['fixed_ips'][0]['ip_address'],
+                  'fixed_net': fixed_net['id'], 'fixed_ip': fixed_ip,
+                  'nets': sorted([port_net['id'], fixed_net['id'],
+                                  uuid_net['id']])}
+        return networks, expect
+
+    def _network_problems(self, server_id, expect, when):
+        """How the server's ports and addresses differ from the request."""
+        problems = []
+        admin_ports = self.os_admin.ports_client
+        ports = admin_ports.list_ports(device_id=server_id)['ports']
+        nets = sorted(p['network_id'] for p in ports)
+        if nets != expect['nets']:
+            problems.append(
+                "%snetworks of the ports of server %s: expected %s (the "
+                "requested port's, the fixed IP's, the requested network), "
+                "got %s" % (when, server_id, expect['nets'], nets))
+        device = admin_ports.show_port(expect['port'])['port']['device_id']
+        if device != server_id:
+            problems.append('%srequested port %s: expected bound to server '
+                            '%s (device_id), got %r' % (
+                                when, expect['port'], server_id, device))
+        fixed = sorted(ip['ip_address'] for p in ports
+                       if p['network_id'] == expect['fixed_net']
+                       for ip in p['fixed_ips'])
+        if fixed != [expect['fixed_ip']]:
+            problems.append('%saddress on network %s of the requested fixed '
+                            'IP: expected [%r], got %s' % (
+                                when, expect['fixed_net'],
+                                expect['fixed_ip'], fixed))
+        shown = cell0_base.addresses_of(self.show(server_id))
+        wanted = sorted([expect['port_ip'], expect['fixed_ip']])
+        if len(shown) != 3 or [a for a in wanted if a not in shown]:
+            problems.append("%saddresses of server %s: expected 3, among "
+                            "them the requested port's %s and the fixed IP "
+                            "%s, got %s" % (when, server_id,
+                                            expect['port_ip'],
+                                            expect['fixed_ip'], shown))
+        return problems
+
+    @staticmethod
+    def _tag_problems(body, tags, when):
+        got = body.get('tags')
+        if sorted(got or []) != sorted(tags):
+            return ['%stags: expected %s, got %s' % (when, sorted(tags), got)]
+        return []
+
+    def _create_image(self):
+        """A private image of the owner with properties of its own.
+
+        Deleted at cleanup (after the test's servers).  Returns the image
+        and the properties, standard ones that a server shows in
+        ``image.properties`` from microversion 2.98.
+        """
+        images = self.os_primary.image_client_v2
+        marker = {'os_distro': data_utils.rand_name('cell0distro'),
+                  'os_admin_user': data_utils.rand_name('cell0admin')}
+        image = images.create_image(
+            name=data_utils.rand_name(
+                name=self.__class__.__name__ + '-image',
+                prefix=CONF.resource_name_prefix),
+            container_format='bare', disk_format='raw',
+            visibility='private', **marker)
+        self.addCleanup(images.wait_for_resource_deletion, image['id'])
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        images.delete_image, image['id'])
+        images.store_image_file(image['id'], io.BytesIO(b'\0' * 1024))
+        if not test_utils.call_until_true(
+                lambda: images.show_image(image['id'])['status'] == 'active',
+                CONF.image.build_timeout, CONF.image.build_interval):
+            self.fail('Image %s of the test did not become active: %s' % (
+                image['id'], images.show_image(image['id'])['status']))
+        return image, marker
+
     @decorators.idempotent_id('15769485-1bcd-4200-a820-6e371cd19e73')
     @markers.requirements('RB-01', 'RB-03', 'RB-13', 'PEND-10')
     def test_rebuild_pending_server(self):
@@ -72,15 +168,33 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         self._check_rebuilt(server['id'])
 
     @decorators.idempotent_id('63eb0c5f-1e77-4d13-a155-6f8acf7d1868')
-    @markers.requirements('RB-01', 'RB-03')
+    @markers.requirements('RB-01', 'RB-03', 'RB-30')
     def test_rebuild_server_without_network(self):
-        """A server booted with networks "none" (2.37) is rebuilt too."""
+        """A server booted with networks "none" (2.37) is rebuilt without.
+
+        The project has the class network, so a rebuild that forgot
+        "none" would attach the server to it: after the rebuild the server
+        has no port and no address.
+        """
         self.skip_unless(features.cell0_rebuild())
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger, networks='none')
         trigger.add_capacity()
-        self.rebuild_to_active(server['id'])
+        body = self.rebuild_to_active(server['id'])
         self._check_rebuilt(server['id'])
+        problems = []
+        if self.network:
+            ports = self.os_admin.ports_client.list_ports(
+                device_id=server['id'])['ports']
+            if ports:
+                problems.append('ports: expected none, got %s on networks '
+                                '%s' % ([p['id'] for p in ports],
+                                        [p['network_id'] for p in ports]))
+        if cell0_base.addresses_of(body):
+            problems.append('addresses: expected none, got %s' %
+                            body.get('addresses'))
+        self.assertEqual([], problems, 'Server %s booted with networks '
+                         '"none", after the cell0 rebuild' % server['id'])
 
     @decorators.idempotent_id('b491212f-8aeb-4811-a328-188c248d493c')
     @markers.requirements('RB-02', 'RB-03')
@@ -192,25 +306,193 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         self.assertEqual([], problems)
 
     @decorators.idempotent_id('4c484930-2cac-4583-91a1-8a4cdb58a647')
-    @markers.requirements('RB-09')
+    @markers.requirements('RB-09', 'RB-27', 'RB-28', 'RB-29')
     def test_rebuild_keeps_requested_networks(self):
-        """The rebuilt server's ports are on the network requested at boot."""
+        """The rebuilt server has the NICs requested at boot, in each form.
+
+        The same pre-created port (bound to the server, its address shown),
+        the same fixed IP, a port on the network requested by ID, and
+        nothing on the project's other network (``_requested_nics``).
+        """
         self.skip_unless(features.cell0_rebuild())
-        network, _ = self.create_network()
+        networks, expect = self._requested_nics()
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger, version=self.rebuild_mv,
-                           networks=[{'uuid': network['id']}])
+                           networks=networks)
         trigger.add_capacity()
         self.rebuild_to_active(server['id'])
-        ports = self.os_admin.ports_client.list_ports(
-            device_id=server['id'])['ports']
-        self.assertTrue(ports, 'Rebuilt server %s: expected a port on the '
-                        'requested network %s, got no port' % (
-                            server['id'], network['id']))
-        self.assertEqual(
-            [network['id']] * len(ports), [p['network_id'] for p in ports],
-            'Networks of the ports of rebuilt server %s: expected only the '
-            'requested network' % server['id'])
+        self.assertEqual([], self._network_problems(
+            server['id'], expect, 'after the cell0 rebuild: '))
+
+    @decorators.idempotent_id('767bbeb4-5bd5-4af0-bb56-1ac7b1501745')
+    @markers.requirements('RB-24', 'RB-25', 'RB-26')
+    def test_rebuild_request_applied_rest_kept(self):
+        """The rebuild request's image and attributes apply, the rest stays.
+
+        Created with one image, name, metadata, keypair, user data, access
+        IPv4, disk config, and with a description, access IPv6, hostname,
+        tags and a config drive; rebuilt with an image of the test (its own
+        properties) and new values for the first group only.  The server
+        then shows the new image and its properties, the new values
+        (metadata replaced, not merged), and the second group unchanged.
+        """
+        self.skip_unless(features.cell0_rebuild())
+        image, marker = self._create_image()
+        old_key, new_key = self.create_keypair(), self.create_keypair()
+        created = {
+            'name': data_utils.rand_name(name='cell0-created',
+                                         prefix=CONF.resource_name_prefix),
+            'description': 'set at create, not in the rebuild request',
+            'metadata': {'created': 'yes', 'shared': 'created'},
+            'key_name': old_key,
+            'user_data': base64.b64encode(b'created').decode(),
+            'accessIPv4': '192.0.2.10',
+            'accessIPv6': '2001:db8::10',
+            'OS-DCF:diskConfig': 'MANUAL',
+        }
+        hostname = None
+        if cell0_base.at_least(self.rebuild_mv,
+                               cell0_base.HOSTNAME_MICROVERSION):
+            hostname = data_utils.rand_name(name='cell0-host').lower()
+            created['hostname'] = hostname
+        tags = ['cell0-kept-a', 'cell0-kept-b']
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv, tags=tags,
+                           config_drive=True, **created)
+        before = self.show(server['id'], self.rebuild_mv)
+        trigger.add_capacity()
+        changes = {
+            'name': data_utils.rand_name(name='cell0-rebuilt',
+                                         prefix=CONF.resource_name_prefix),
+            'metadata': {'rebuilt': 'yes', 'shared': 'rebuilt'},
+            'key_name': new_key,
+            'user_data': base64.b64encode(b'rebuilt').decode(),
+            'accessIPv4': '192.0.2.20',
+            'OS-DCF:diskConfig': 'AUTO',
+        }
+        self.rebuild_to_active(server['id'], image=image['id'], **changes)
+        after = self.show(server['id'], self.rebuild_mv)
+        applied = dict(changes)
+        applied['OS-EXT-SRV-ATTR:user_data'] = applied.pop('user_data')
+        kept = {'description': created['description'],
+                'accessIPv6': before.get('accessIPv6'),
+                'config_drive': before.get('config_drive')}
+        if hostname:
+            kept['OS-EXT-SRV-ATTR:hostname'] = hostname
+        problems = cell0_base.differences(
+            applied, after, 'set by the cell0 rebuild request: ')
+        problems.extend(cell0_base.differences(
+            kept, after, 'not in the cell0 rebuild request, kept: '))
+        problems.extend(self._tag_problems(
+            after, tags, 'not in the cell0 rebuild request, kept: '))
+        shown = after.get('image') or {}
+        if shown.get('id') != image['id']:
+            problems.append('image of the rebuilt server: expected the '
+                            'requested %s, got %s (created with %s)' % (
+                                image['id'], shown.get('id'),
+                                CONF.compute.image_ref))
+        elif cell0_base.at_least(self.rebuild_mv,
+                                 cell0_base.IMAGE_PROPERTIES_MICROVERSION):
+            properties = shown.get('properties') or {}
+            for key in sorted(marker):
+                if properties.get(key) != marker[key]:
+                    problems.append(
+                        'image.properties %s of the rebuilt server: expected '
+                        '%r (the requested image), got %r' % (
+                            key, marker[key], properties.get(key)))
+        self.assertEqual([], problems)
+
+    @decorators.idempotent_id('fffdf3b7-89bf-42ba-a2d2-b6813a8b8dd1')
+    @markers.requirements('RB-32', 'RB-33', 'RB-23')
+    def test_second_burial_keeps_everything(self):
+        """Buried again by a rebuild without capacity, nothing is lost.
+
+        The server has the NICs of ``_requested_nics`` (with a network
+        service), a data volume (with a volume service), tags, a keypair,
+        user data, a config drive, metadata and a description.  A cell0
+        rebuild without capacity buries it again: it shows all of it (the
+        volume attached, the port free).  Rebuilt once there is capacity,
+        with the request body ``{"imageRef": ..., "description": null}``,
+        it has all of it back, and no description.
+        """
+        self.skip_unless(features.cell0_rebuild())
+        networks = expect = volume = None
+        extra = {}
+        if not features.networks():
+            networks, expect = self._requested_nics()
+        if not features.volumes():
+            volume = self.create_volume()
+            extra['block_device_mapping_v2'] = [
+                {'uuid': CONF.compute.image_ref, 'source_type': 'image',
+                 'destination_type': 'local', 'boot_index': 0,
+                 'delete_on_termination': True},
+                {'uuid': volume['id'], 'source_type': 'volume',
+                 'destination_type': 'volume',
+                 'delete_on_termination': False}]
+        user_data = base64.b64encode(b'#!/bin/sh\necho buried\n').decode()
+        wanted = {
+            'name': data_utils.rand_name(name='cell0-reburied',
+                                         prefix=CONF.resource_name_prefix),
+            'description': 'kept across two burials',
+            'metadata': {'purpose': 'reburial'},
+            'key_name': self.create_keypair(),
+        }
+        tags = ['reburied-a', 'reburied-b']
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv,
+                           networks=networks, tags=tags, user_data=user_data,
+                           config_drive=True, **dict(wanted, **extra))
+        first = self.show(server['id'], self.rebuild_mv)
+        expected = dict(wanted)
+        expected['OS-EXT-SRV-ATTR:user_data'] = user_data
+        expected['config_drive'] = first.get('config_drive')
+        self.rebuild(server['id'])
+        body = self.wait_status(server['id'], waiters.TERMINAL)
+        self.assert_state(body, self.expected_buried(),
+                          'after a cell0 rebuild without capacity')
+        second = self.show(server['id'], self.rebuild_mv)
+        when = 'buried again by a rebuild without capacity: '
+        problems = cell0_base.differences(expected, second, when)
+        problems.extend(self._tag_problems(second, tags, when))
+        if volume:
+            held = [v['id'] for v in
+                    second.get('os-extended-volumes:volumes_attached') or []]
+            if held != [volume['id']]:
+                problems.append('%svolumes attached: expected [%r], got %s'
+                                % (when, volume['id'], held))
+        if expect:
+            device = self.os_admin.ports_client.show_port(
+                expect['port'])['port']['device_id']
+            if device:
+                problems.append('%srequested port %s: expected unbound, got '
+                                'device_id %r' % (when, expect['port'],
+                                                  device))
+        self.assertEqual([], problems)
+        trigger.add_capacity()
+        self.rebuild_to_active(server['id'], description=None)
+        after = self.show(server['id'], self.rebuild_mv)
+        expected['description'] = None
+        when = 'rebuilt after the second burial: '
+        problems = cell0_base.differences(expected, after, when)
+        problems.extend(self._tag_problems(after, tags, when))
+        if expect:
+            problems.extend(self._network_problems(server['id'], expect,
+                                                   when))
+        if volume:
+            attached = [a['volumeId'] for a in
+                        self.owner_servers.list_volume_attachments(
+                            server['id'])['volumeAttachments']]
+            state = self.os_admin.volumes_client_latest.show_volume(
+                volume['id'])['volume']
+            holders = [a['server_id'] for a in state['attachments']]
+            if (attached, state['status'], holders) != (
+                    [volume['id']], 'in-use', [server['id']]):
+                problems.append(
+                    '%sdata volume %s: expected attached and in-use by the '
+                    'server, got attachments %s, status %s, held by %s' % (
+                        when, volume['id'], attached, state['status'],
+                        holders))
+        self.assertEqual([], problems)
 
     @decorators.idempotent_id('a5c04940-8ad5-4927-95d8-4d1744694155')
     @markers.requirements('RB-05')

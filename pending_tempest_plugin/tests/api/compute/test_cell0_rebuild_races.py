@@ -23,8 +23,6 @@ interp-rebuild-network-validation, interp-requested-networks-sticky).
 import threading
 
 from tempest import config
-from tempest.lib.common.utils import data_utils
-from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
@@ -149,13 +147,7 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         """
         self.skip_unless(features.cell0_rebuild())
         network, _ = self.create_network()
-        ports = self.os_primary.ports_client
-        port = ports.create_port(
-            network_id=network['id'], name=data_utils.rand_name(
-                name=self.__class__.__name__ + '-port',
-                prefix=CONF.resource_name_prefix))['port']
-        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
-                        ports.delete_port, port['id'])
+        port = self.create_port(network['id'])
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger, version=self.rebuild_mv,
                            networks=[{'port': port['id']}])
