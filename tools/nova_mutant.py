@@ -431,6 +431,21 @@ MUTANTS = {
         'message': 'over-permission for persona owner_member under policy '
                    'profile unknown_only',
     },
+    'rebuild-drops-trusted-certs': {
+        'requirement': 'RB-05',
+        'what': 'the cell0 rebuild resets the trusted image certificates '
+                'of the buried server with the other per-build fields (as '
+                'if a rebuild request without them asked for none)',
+        'file': 'nova/compute/api.py',
+        'old': "        instance.info_cache = info_cache\n"
+               "        instance.old_flavor = None\n",
+        'new': "        instance.info_cache = info_cache\n"
+               "        instance.trusted_certs = None\n"
+               "        instance.old_flavor = None\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_keeps_trusted_certs\\[',
+        'message': 'trusted_image_certificates after the cell0 rebuild',
+    },
 }
 
 

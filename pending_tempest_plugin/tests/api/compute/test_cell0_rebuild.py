@@ -408,7 +408,8 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         """Buried again by a rebuild without capacity, nothing is lost.
 
         The server has the NICs of ``_requested_nics`` (with a network
-        service), a data volume (with a volume service), tags, a keypair,
+        service), a data volume (with a volume service), trusted image
+        certificates (where the cloud declares them), tags, a keypair,
         user data, a config drive, metadata and a description.  A cell0
         rebuild without capacity buries it again: it shows all of it (the
         volume attached, the port free).  Rebuilt once there is capacity,
@@ -418,12 +419,17 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         self.skip_unless(features.cell0_rebuild())
         networks = expect = volume = None
         extra = {}
+        image = CONF.compute.image_ref
+        if not features.trusted_certs():
+            image = CONF.compute.certified_image_ref
+            extra['trusted_image_certificates'] = list(
+                CONF.compute.certified_image_trusted_certs)
         if not features.networks():
             networks, expect = self._requested_nics()
         if not features.volumes():
             volume = self.create_volume()
             extra['block_device_mapping_v2'] = [
-                {'uuid': CONF.compute.image_ref, 'source_type': 'image',
+                {'uuid': image, 'source_type': 'image',
                  'destination_type': 'local', 'boot_index': 0,
                  'delete_on_termination': True},
                 {'uuid': volume['id'], 'source_type': 'volume',
@@ -439,14 +445,17 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         }
         tags = ['reburied-a', 'reburied-b']
         trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, version=self.rebuild_mv,
+        server = self.bury(trigger, version=self.rebuild_mv, image=image,
                            networks=networks, tags=tags, user_data=user_data,
                            config_drive=True, **dict(wanted, **extra))
         first = self.show(server['id'], self.rebuild_mv)
         expected = dict(wanted)
         expected['OS-EXT-SRV-ATTR:user_data'] = user_data
         expected['config_drive'] = first.get('config_drive')
-        self.rebuild(server['id'])
+        if 'trusted_image_certificates' in extra:
+            expected['trusted_image_certificates'] = extra[
+                'trusted_image_certificates']
+        self.rebuild(server['id'], image=image)
         body = self.wait_status(server['id'], waiters.TERMINAL)
         self.assert_state(body, self.expected_buried(),
                           'after a cell0 rebuild without capacity')
@@ -469,7 +478,7 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
                                                   device))
         self.assertEqual([], problems)
         trigger.add_capacity()
-        self.rebuild_to_active(server['id'], description=None)
+        self.rebuild_to_active(server['id'], image=image, description=None)
         after = self.show(server['id'], self.rebuild_mv)
         expected['description'] = None
         when = 'rebuilt after the second burial: '
