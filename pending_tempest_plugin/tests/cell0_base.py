@@ -358,15 +358,70 @@ class Cell0Test(base.ConformanceTest):
             project_id or self.owner_project_id, detail=True)['quota_set']
         return quota[resource]['limit'], quota[resource]['in_use']
 
+    # Keystone's names of nova's quota resources (unified limits).
+    UNIFIED_LIMITS = {'instances': 'servers', 'cores': 'class:VCPU',
+                      'ram': 'class:MEMORY_MB'}
+
     def set_quota(self, **limits):
-        """Change the owner's quota (forced); restore it at cleanup."""
-        original = self.admin_quotas.show_quota_set(
-            self.owner_project_id)['quota_set']
-        restore = dict((key, original[key]) for key in limits)
-        self.addCleanup(self.admin_quotas.update_quota_set,
-                        self.owner_project_id, force=True, **restore)
-        self.admin_quotas.update_quota_set(self.owner_project_id, force=True,
-                                           **limits)
+        """Change the owner's quota; return the function that restores it.
+
+        The restore also runs at cleanup (once: calling it first makes the
+        cleanup a no-op).  Where the cloud counts with unified limits
+        (``[nova_conformance] quota_counting``), the limits live in
+        Keystone: each becomes a project limit of the compute service,
+        deleted by the restore.  Otherwise nova's quota set is updated
+        (forced) and put back.
+        """
+        if CONF.nova_conformance.quota_counting == 'unified_limits':
+            undo = self._set_project_limits(limits)
+        else:
+            original = self.admin_quotas.show_quota_set(
+                self.owner_project_id)['quota_set']
+            restore = dict((key, original[key]) for key in limits)
+            self.admin_quotas.update_quota_set(
+                self.owner_project_id, force=True, **limits)
+
+            def undo():
+                self.admin_quotas.update_quota_set(
+                    self.owner_project_id, force=True, **restore)
+        done = []
+
+        def restore_once():
+            if not done:
+                done.append(True)
+                undo()
+        self.addCleanup(restore_once)
+        return restore_once
+
+    def _set_project_limits(self, limits):
+        identity = self.os_admin.identity_limits_client
+        services = self.os_admin.identity_services_v3_client.list_services(
+            type='compute')['services']
+        if len(services) != 1:
+            self.fail('unified limits: expected one compute service in '
+                      'Keystone, found %d' % len(services))
+        endpoints = self.os_admin.endpoints_v3_client.list_endpoints(
+            service_id=services[0]['id'])['endpoints']
+        regions = sorted({e['region_id'] for e in endpoints
+                          if e['interface'] == 'public'})
+        if len(regions) != 1:
+            self.fail('unified limits: expected the compute service in one '
+                      'region, found %s' % regions)
+        created = []
+        for resource, value in sorted(limits.items()):
+            limit = identity.create_limit(
+                regions[0], services[0]['id'], self.owner_project_id,
+                self.UNIFIED_LIMITS[resource], value,
+                description='pending-tempest-plugin quota test')
+            created.append(limit['limits'][0]['id'])
+
+        def undo():
+            # tempest.lib's LimitsClient has no delete (Keystone: DELETE
+            # /v3/limits/{id}, 204); its RestClient does the request.
+            for limit_id in created:
+                resp, _ = identity.delete('limits/%s' % limit_id)
+                identity.expected_success(204, resp.status)
+        return undo
 
     def instance_events(self, server_id, action_name):
         """Events of the server's ``action_name`` actions, as admin sees."""

@@ -623,49 +623,63 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
                  [a['server_id'] for a in volume['attachments']]),
                 'Volume %s as the volume service reads it' % volume_id)
 
-    @decorators.idempotent_id('f9673548-b550-4e2f-ba0d-d5d0d5ed669b')
-    @markers.requirements('RB-11')
-    def test_rebuild_quota_recheck(self):
+    def _quota_recheck(self, resource):
         """Quota lowered after burial: the rebuild does not build it.
 
-        The owner's cores quota is set to 0 (forced, restored at cleanup):
-        the conductor's recheck refuses the server whatever the counting
-        mode (interp-quota-recheck); it stays in cell0 (ERROR), usage does
+        The owner's ``resource`` quota is set to 0 (restored at cleanup;
+        a Keystone project limit where the cloud counts with unified
+        limits): the conductor's recheck after scheduling counts the
+        server, whatever the counting mode (interp-quota-recheck), and
+        refuses it; it stays in cell0 (ERROR, the quota fault), usage does
         not grow past the quota, and it can be rebuilt once the quota
         allows it again.
         """
-        if CONF.nova_conformance.quota_counting == 'unified_limits':
-            raise self.skipException(
-                '[nova_conformance] quota_counting = unified_limits: limits '
-                'live in keystone, this test lowers the nova quota set.')
         trigger, server = self._buried()
-        in_use_before = self.usage('cores')[1]
-        original = self.admin_quotas.show_quota_set(
-            self.owner_project_id)['quota_set']['cores']
-        self.set_quota(cores=0)
+        in_use_before = self.usage(resource)[1]
+        restore = self.set_quota(**{resource: 0})
         trigger.add_capacity()
         response = self.rebuild(server['id'])
         self.assertEqual(server['id'], response['id'])
         body = self.wait_status(server['id'], waiters.TERMINAL)
-        limit, in_use = self.usage('cores')
+        limit, in_use = self.usage(resource)
         problems = []
+        when = ' (%s quota 0, counted by %s)' % (
+            resource, CONF.nova_conformance.quota_counting)
         if body.get('OS-EXT-SRV-ATTR:host'):
             problems.append('the server was built on %s although the quota '
-                            'did not allow it' % body['OS-EXT-SRV-ATTR:host'])
-        overrun = cell0_base.quota_overrun('cores', limit, in_use_before,
+                            'did not allow it%s' % (
+                                body['OS-EXT-SRV-ATTR:host'], when))
+        overrun = cell0_base.quota_overrun(resource, limit, in_use_before,
                                            in_use)
         if overrun:
-            problems.append(overrun)
+            problems.append(overrun + when)
         if body['status'] != 'ERROR':
-            problems.append('status after the refused rebuild: expected '
+            problems.append('status after the refused rebuild%s: expected '
                             'ERROR (quota fault, interp-quota-recheck), got '
-                            '%s' % waiters.describe(body))
+                            '%s' % (when, waiters.describe(body)))
         self.assertEqual([], problems)
         # Quota back: the same server can be rebuilt.
-        self.admin_quotas.update_quota_set(self.owner_project_id, force=True,
-                                           cores=original)
+        restore()
         self.rebuild_to_active(server['id'])
         self._check_rebuilt(server['id'])
+
+    @decorators.idempotent_id('f9673548-b550-4e2f-ba0d-d5d0d5ed669b')
+    @markers.requirements('RB-11')
+    def test_rebuild_quota_recheck(self):
+        """The cores quota no longer allows the buried server."""
+        self._quota_recheck('cores')
+
+    @decorators.idempotent_id('0b6f7e53-54c9-4a55-8f43-6f0f1d9c2e71')
+    @markers.requirements('RB-11')
+    def test_rebuild_quota_recheck_instances(self):
+        """The instances quota no longer allows the buried server."""
+        self._quota_recheck('instances')
+
+    @decorators.idempotent_id('5d1e2a0c-7a2f-4d57-9b8e-2c3f4a6e9d18')
+    @markers.requirements('RB-11')
+    def test_rebuild_quota_recheck_ram(self):
+        """The RAM quota no longer allows the buried server."""
+        self._quota_recheck('ram')
 
     @decorators.idempotent_id('a1cfc95d-a0da-4f83-a8aa-bd88a4a9800d')
     @markers.requirements('RB-18')
