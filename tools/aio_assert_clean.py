@@ -20,7 +20,8 @@ pointing at .aio/clouds.yaml.  Checks, as admin:
   restored what they touched);
 - no server in any project, no port bound to a server, no volume,
   volume snapshot or backup in any project;
-- no flavor, project, network or CUSTOM_ trait besides the seeded ones.
+- no flavor, project, network or CUSTOM_ trait besides the seeded ones, and
+  no router.
 
 Prints every leftover and exits 1 if there is any.
 """
@@ -31,7 +32,7 @@ import aio_client
 
 SEED_FLAVORS = {'aio.nano', 'aio.micro'}
 SEED_PROJECTS = {'admin', 'service', 'aio-member'}
-SEED_NETWORKS = {'aio-member-net'}
+SEED_NETWORKS = {'aio-member-net', 'aio-external'}
 
 
 def main():
@@ -68,6 +69,10 @@ def main():
     for network in conn.network.networks():
         if network.name not in SEED_NETWORKS:
             problems.append('network %s (%s)' % (network.id, network.name))
+    # A project's auto-allocated topology (networks "auto") has a router.
+    for router in conn.network.routers():
+        problems.append('router %s (%s) of project %s' % (
+            router.id, router.name, router.project_id))
     traits = conn.placement.get(
         '/traits?name=startswith:CUSTOM_',
         microversion='1.6').json()['traits']

@@ -185,6 +185,26 @@ def volumes(conf=None):
     return None
 
 
+def auto_allocated_network(conf=None):
+    """Skip message unless the cloud can auto-allocate a network.
+
+    Networks "auto" (get-me-a-network) needs Neutron's
+    ``auto-allocated-topology`` extension, listed in Tempest's ``[network-
+    feature-enabled] api_extensions``; the cloud must also have a default
+    external network and a default subnet pool, or nova refuses the
+    server (the test then fails saying so).
+    """
+    conf = conf or CONF
+    missing = networks(conf)
+    if missing:
+        return missing
+    extensions = conf.network_feature_enabled.api_extensions
+    if 'all' not in extensions and 'auto-allocated-topology' not in extensions:
+        return ('Networks "auto" needs the auto-allocated-topology '
+                'extension: not in [network-feature-enabled] api_extensions.')
+    return None
+
+
 def networks(conf=None):
     """Skip message unless a network service is available."""
     conf = conf or CONF

@@ -725,3 +725,48 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
             problems.append('instances in_use: expected %d, got %d' % (
                 in_use_before - 2, in_use))
         self.assertEqual([], problems)
+
+
+class Cell0RebuildAutoNetworkTest(cell0_base.Cell0Test):
+    """Networks "auto" (get-me-a-network) across a cell0 rebuild.
+
+    Nova auto-allocates a network only for a project that has none (with
+    one, "auto" takes it), so this class's owner has no network: a rebuild
+    that forgot "auto" leaves the server without a port, one that kept it
+    has Neutron allocate the project's network.
+    """
+
+    class_network = False
+
+    @decorators.idempotent_id('c3a8e0f4-2d6b-4f1e-9a57-8e1b6d0c4f29')
+    @markers.requirements('RB-31')
+    def test_rebuild_server_with_auto_network(self):
+        """The rebuilt server is on the project's auto-allocated network.
+
+        After the rebuild it has exactly one port, on the network Neutron
+        auto-allocated for the project, and an address; the topology is
+        deleted at cleanup, after the server.
+        """
+        self.skip_unless(features.cell0_rebuild())
+        self.skip_unless(features.auto_allocated_network())
+        networks_client = self.os_admin.networks_client
+        uri = '/auto-allocated-topology/%s' % self.owner_project_id
+        # Runs after the server's deletion (cleanups run last in, first
+        # out): its port must be gone before the topology can go.
+        self.addCleanup(networks_client.delete_resource, uri)
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version='2.37', networks='auto')
+        trigger.add_capacity()
+        body = self.rebuild_to_active(server['id'])
+        topology = networks_client.show_resource(uri)
+        auto_net = topology['auto_allocated_topology']['id']
+        nets = [p['network_id'] for p in self.os_admin.ports_client.list_ports(
+            device_id=server['id'])['ports']]
+        self.assertEqual(
+            [auto_net], nets, 'Server %s booted with networks "auto" in a '
+            'project without networks, after the cell0 rebuild: networks of '
+            "its ports, expected only the project's auto-allocated network"
+            % server['id'])
+        self.assertTrue(cell0_base.addresses_of(body),
+                        'Server %s booted with networks "auto": no address '
+                        'after the cell0 rebuild' % server['id'])

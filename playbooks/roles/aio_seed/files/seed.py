@@ -87,6 +87,29 @@ def main():
             cidr=spec['member_cidr'])
         created.append('subnet')
 
+    # Get-me-a-network: a default external network and a default subnet
+    # pool (admin's, shared), from which Neutron's auto_allocate plugin
+    # makes a project's network, subnet and router on demand.
+    external = conn.network.find_network(spec['external_network'])
+    if external is None:
+        external = conn.network.create_network(
+            name=spec['external_network'], is_router_external=True,
+            is_default=True, provider_network_type='flat',
+            provider_physical_network='public')
+        created.append('external network')
+    if not list(conn.network.subnets(network_id=external.id)):
+        conn.network.create_subnet(
+            name=spec['external_network'] + '-subnet',
+            network_id=external.id, ip_version=4, is_dhcp_enabled=False,
+            cidr=spec['external_cidr'])
+        created.append('external subnet')
+    if conn.network.find_subnet_pool(spec['default_subnetpool']) is None:
+        conn.network.create_subnet_pool(
+            name=spec['default_subnetpool'], is_default=True, shared=True,
+            prefixes=[spec['default_subnetpool_prefix']],
+            default_prefix_length=26)
+        created.append('default subnet pool')
+
     # Neutron creates a project's default security group on first use.
     # Tempest's credential cleanup deletes each test project's default
     # group as the admin, and neutron's delete path first ensures the
