@@ -135,6 +135,19 @@ def instance_uuid(notification):
     return fields.get('instance_uuid') or fields.get('uuid')
 
 
+# oslo.messaging re-raises an exception of another service (the
+# scheduler's NoValidHost, in the conductor) as a class of this name.
+REMOTE_SUFFIX = '_Remote'
+
+
+def exception_name(notification):
+    """``reason.exception`` of an error payload, without ``_Remote``."""
+    name = field(notification, 'reason', 'exception')
+    if isinstance(name, str) and name.endswith(REMOTE_SUFFIX):
+        return name[:-len(REMOTE_SUFFIX)]
+    return name
+
+
 def describe(notification):
     """One line: event type, priority, and the states it carries."""
     parts = []

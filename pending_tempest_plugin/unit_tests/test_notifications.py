@@ -77,6 +77,11 @@ class TestCollector(testtools.TestCase):
         self.assertEqual('NoValidHost', notifications.field(
             error, 'reason', 'exception'))
         self.assertIsNone(notifications.field(error, 'nothing', 'here'))
+        self.assertEqual('NoValidHost', notifications.exception_name(error))
+        remote = error._replace(payload=_task_error(
+            SERVER, 'pending', 'NoValidHost_Remote'))
+        self.assertEqual('NoValidHost', notifications.exception_name(remote))
+        self.assertIsNone(notifications.exception_name(update))
         self.assertEqual(
             'instance.update (info, state pending, state_update building '
             '-> pending); compute_task.build_instances.error (error, state '

@@ -125,7 +125,7 @@ class NotificationsTest(cell0_base.Cell0Test):
 
         The conductor's versioned ``compute_task.build_instances.error``
         (priority error) names the server, the state ``pending`` and the
-        reason NoValidHost; no ``scheduler.select_destinations.end``
+        reason NoValidHost (its exception and message); no ``scheduler.select_destinations.end``
         claims the scheduler found it a destination.  (Nova sends no
         ``select_destinations`` notification at all when placement has no
         candidate, the suite's trigger: see the note of PEND-12.)
@@ -139,10 +139,17 @@ class NotificationsTest(cell0_base.Cell0Test):
                     'reason.exception': 'NoValidHost'}
         actual = {'priority': error.priority,
                   'state': notifications.field(error, 'state'),
-                  'reason.exception': notifications.field(
-                      error, 'reason', 'exception')}
+                  'reason.exception': notifications.exception_name(error)}
         problems.extend(cell0_base.differences(expected, actual,
                                                BUILD_ERROR + ' '))
+        message = notifications.field(error, 'reason', 'exception_message')
+        if cell0_base.NOVALIDHOST_FAULT_MESSAGE.lower() not in str(
+                message).lower():
+            problems.append('%s reason.exception_message: expected it to '
+                            'say %r, got %r' % (
+                                BUILD_ERROR,
+                                cell0_base.NOVALIDHOST_FAULT_MESSAGE,
+                                message))
         ends = [n for n in self.about(server['id'])
                 if n.event_type == SELECT_END]
         if ends:
