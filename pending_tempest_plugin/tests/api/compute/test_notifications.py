@@ -125,8 +125,9 @@ class NotificationsTest(cell0_base.Cell0Test):
 
         The conductor's versioned ``compute_task.build_instances.error``
         (priority error) names the server, the state ``pending`` and the
-        reason NoValidHost (its exception and message); no ``scheduler.select_destinations.end``
-        claims the scheduler found it a destination.  (Nova sends no
+        reason NoValidHost (its exception and message); no
+        ``scheduler.select_destinations.end`` claims the scheduler found it
+        a destination.  (Nova sends no
         ``select_destinations`` notification at all when placement has no
         candidate, the suite's trigger: see the note of PEND-12.)
         """
