@@ -50,6 +50,9 @@ def main():
                 int(policy.get('priority', 0)))
         if have.get(policy['name']) == spec:
             continue
+        if spec[0].startswith('-'):
+            sys.exit('policy %s: a pattern starting with "-" reads as an '
+                     'option to rabbitmqctl' % policy['name'])
         subprocess.run(CTL + ['set_policy', '--apply-to', 'queues',
                               '--priority', str(spec[3]), policy['name'],
                               spec[0], json.dumps(spec[2])], check=True)
