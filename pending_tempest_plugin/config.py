@@ -148,6 +148,28 @@ NovaConformanceGroup = [
                     'failed builds that are not a lack of capacity (ERROR, '
                     'never PENDING; not rebuilt from cell0) skip without '
                     'it.'),
+    cfg.StrOpt('notification_transport_url',
+               secret=True,
+               default=None,
+               help='oslo.messaging transport URL of the message bus nova '
+                    'sends its versioned notifications to (nova\'s '
+                    '[oslo_messaging_notifications] transport_url, or its '
+                    '[DEFAULT] transport_url), e.g. '
+                    'rabbit://USER:PASSWORD@HOST:5672/.  The notification '
+                    'tests listen on a pool queue of their own, named after '
+                    'the run\'s resource prefix and removed when their class '
+                    'ends: they never take a message from the cloud\'s own '
+                    'consumers.  Secret: no artifact of the run shows it. '
+                    'Unset means the notification tests skip.'),
+    cfg.StrOpt('notification_topic',
+               default='versioned_notifications',
+               help='The topic of nova\'s versioned notifications (nova\'s '
+                    '[notifications] versioned_notifications_topics).'),
+    cfg.StrOpt('notification_exchange',
+               default='nova',
+               help='The exchange nova sends its notifications to (nova\'s '
+                    'control_exchange, "nova" unless the deployment changed '
+                    'it).'),
 ]
 
 

@@ -111,6 +111,26 @@ _SECOND_BURIAL = _REBUILD + 'test_second_burial_keeps_everything\\['
 _REQUEST = _REBUILD + 'test_rebuild_request_applied_rest_kept\\['
 _NETWORKS = _REBUILD + 'test_rebuild_keeps_requested_networks\\['
 
+_NOTIFY = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+           'test_notifications\\.NotificationsTest\\.')
+# scheduler.utils.set_vm_state_and_notify: the new vm_state is saved (with
+# the instance.update notification of Instance.save()), then the versioned
+# error notification of the compute task is sent.
+_SET_VM_STATE = ("    instance = objects.Instance(context=context, "
+                 "uuid=instance_uuid,\n"
+                 "                                **updates)\n"
+                 "    instance.obj_reset_changes(['uuid'])\n"
+                 "    instance.save()\n")
+_TASK_ERROR = ("    compute_utils.notify_about_compute_task_error(\n"
+               "        context, method, instance_uuid, request_spec, "
+               "vm_state, ex)\n")
+# conductor.ComputeTaskManager.rebuild_instance_in_cell0: the regular
+# schedule-and-build path, once the quota is checked.
+_CELL0_REBUILD_BUILD = (
+    "        self._schedule_and_build_instances(\n"
+    "            context, [build_request], [request_spec], image, "
+    "admin_password,\n")
+
 MUTANTS = {
     'rebuild-drops-data-volumes': {
         'requirement': 'RB-06',
@@ -445,6 +465,55 @@ MUTANTS = {
         'programs': ['nova-api'],
         'tests': _REBUILD + 'test_rebuild_keeps_trusted_certs\\[',
         'message': 'trusted_image_certificates after the cell0 rebuild',
+    },
+    # Notifications (PEND-11, PEND-12, RB-15): their tests read the bus of
+    # [nova_conformance] notification_transport_url.
+    'notify-pending-no-instance-update': {
+        'requirement': 'PEND-11',
+        'what': 'a server put in PENDING gets its state written straight '
+                'to the database, without the instance.update '
+                'notification of Instance.save()',
+        'file': 'nova/scheduler/utils.py',
+        'old': _SET_VM_STATE,
+        'new': _SET_VM_STATE.replace(
+            "    instance.save()\n",
+            "    if vm_state == 'pending':\n"
+            "        from nova.db.main import api as mutant_db\n"
+            "        mutant_db.instance_update(context, instance_uuid,\n"
+            "                                  dict(updates))\n"
+            "    else:\n"
+            "        instance.save()\n"),
+        'programs': ['nova-conductor'],
+        'tests': _NOTIFY + 'test_pending_sends_instance_update\\[',
+        'message': 'No versioned notification instance.update in state '
+                   'pending',
+    },
+    'notify-build-error-says-error': {
+        'requirement': 'PEND-12',
+        'what': 'the versioned compute_task.build_instances.error of a '
+                'server put in PENDING says state error',
+        'file': 'nova/scheduler/utils.py',
+        'old': _TASK_ERROR,
+        'new': _TASK_ERROR.replace(' vm_state, ex)', " 'error', ex)"),
+        'programs': ['nova-conductor'],
+        'tests': _NOTIFY + 'test_build_outcome_notified\\[',
+        'message': "compute_task.build_instances.error state: expected "
+                   "'pending', got 'error'",
+    },
+    'notify-cell0-rebuild-new-event': {
+        'requirement': 'RB-15',
+        'what': 'a cell0 rebuild sends a versioned notification of an event '
+                'type stock nova does not have '
+                '(scheduler.select_destinations.error)',
+        'file': 'nova/conductor/manager.py',
+        'old': _CELL0_REBUILD_BUILD,
+        'new': "        compute_utils.notify_about_scheduler_action(\n"
+               "            context, request_spec, 'select_destinations',\n"
+               "            phase='error')\n" + _CELL0_REBUILD_BUILD,
+        'programs': ['nova-conductor'],
+        'tests': _NOTIFY + 'test_cell0_rebuild_no_new_notifications\\[',
+        'message': 'introduced notification event types stock nova 34.0.0 '
+                   'does not emit: scheduler.select_destinations.error',
     },
 }
 

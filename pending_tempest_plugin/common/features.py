@@ -212,3 +212,14 @@ def networks(conf=None):
         return ('Requested networks need a network service: '
                 '[service_available] neutron is False.')
     return None
+
+
+def notifications(group=None):
+    """The test reads nova's versioned notifications on the message bus."""
+    group = group or _group()
+    if not group.notification_transport_url:
+        return ('Notifications travel on the message bus: set '
+                '[nova_conformance] notification_transport_url to the '
+                'transport URL nova sends its versioned notifications to '
+                '(the suite listens on a queue of its own).')
+    return None

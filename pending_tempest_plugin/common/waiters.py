@@ -196,3 +196,27 @@ def wait_for_volume_deletion(client, volume_id, timeout=None,
           lambda volume: VolumeStateTimeout(
               volume_id=volume_id, expected='deleted', timeout=timeout,
               actual=volume.get('status')))
+
+
+class NotificationTimeout(lib_exc.TimeoutException):
+    message = ('No versioned notification %(expected)s about server '
+               '%(server_id)s within %(timeout)s s; seen for it: %(seen)s')
+
+
+def wait_for_notification(fetch, match, server_id, expected, describe_seen,
+                          timeout=None, interval=1):
+    """Poll ``fetch()`` (the notifications seen so far) until one matches.
+
+    :param fetch: returns the notifications received about the server.
+    :param match: True for the notification waited for.
+    :param expected: what is waited for, for the message.
+    :param describe_seen: text of the notifications seen, for the message.
+    :param timeout: seconds; default ``[compute] build_timeout``.
+    :returns: the first matching notification.
+    """
+    timeout, interval = _bounds(timeout, interval)
+    seen = _poll(fetch, lambda seen: any(match(n) for n in seen), timeout,
+                 interval, lambda seen: NotificationTimeout(
+                     expected=expected, server_id=server_id,
+                     timeout=timeout, seen=describe_seen(seen)))
+    return [n for n in seen if match(n)][0]

@@ -229,7 +229,9 @@ def cmd_init(args):
                 '\n' % (args.os_cloud, _now()))
         f.write(ws.render(conf))
     os.chmod(path, 0o600)   # tempest init wrote it world-readable
-    state = {'cloud': args.os_cloud, 'prefix': prefix, 'claims': claims,
+    # The state file keeps the claims for people to read: never a secret.
+    state = {'cloud': args.os_cloud, 'prefix': prefix,
+             'claims': ws.redact_claims(claims),
              'found': found, 'created': created,
              'accounts': accounts, 'initialised': _now()}
     ws.save_state(root, state)

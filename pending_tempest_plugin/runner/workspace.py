@@ -313,9 +313,24 @@ def render(conf):
     return out.getvalue()
 
 
+def _secret_plugin_options():
+    """The options of [nova_conformance] registered ``secret=True``."""
+    from pending_tempest_plugin import config as project_config
+
+    return frozenset(opt.dest for opt in project_config.NovaConformanceGroup
+                     if opt.secret)
+
+
 def is_secret(option):
     option = option.lower()
-    return option in SECRET_OPTIONS or option.endswith(SECRET_SUFFIXES)
+    return (option in SECRET_OPTIONS or option.endswith(SECRET_SUFFIXES)
+            or option in _secret_plugin_options())
+
+
+def redact_claims(claims):
+    """The claims with the value of every secret option as ***."""
+    return {key: '***' if value and is_secret(key) else value
+            for key, value in claims.items()}
 
 
 def redact(text):

@@ -85,3 +85,10 @@ class TestFeatures(fakes.ConfTestCase):
                       str(e))
         self.set(disruptive_hosts=['cn1', 'cn2'])
         self.assertIsNone(features.disruptive(group=self.group))
+
+    def test_notifications_skip_naming_the_secret_option(self):
+        reason = features.notifications(self.group)
+        self.assertIn('[nova_conformance] notification_transport_url',
+                      reason)
+        self.set(notification_transport_url='rabbit://u:pw@h:5672/')
+        self.assertIsNone(features.notifications(self.group))

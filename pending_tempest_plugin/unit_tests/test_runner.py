@@ -268,6 +268,34 @@ class TestWorkspace(fakes.FileTestCase):
         self.assertIn('admin_username = admin', out)
         self.assertIn('# password = comment', out)
 
+    def test_notification_url_reaches_no_artifact(self):
+        url = 'rabbit://nova:Bu5-pa55w0rd@bus.example:5672/'
+        got = claims.validate({'pending_state_enabled': True,
+                               'pending_state_microversion': '2.105',
+                               'notification_transport_url': url}, 'x')
+        conf = workspace.tempest_conf(self.tmp, FOUND, got, 'pcf00000000')
+        text = workspace.render(conf)
+        self.assertIn(url, text)   # Tempest needs it in its own conf...
+        path = self.write('etc/tempest.conf', text)
+        artifacts_text = [workspace.redact(text), json.dumps(
+            workspace.redact_claims(got))]
+        conf_claims, admin = report.context_from_tempest_conf(path)
+        result = report.report(test_report._records([]), conf_claims,
+                               admin)
+        artifacts_text.append(json.dumps(result))
+        artifacts_text.append(report.render(
+            result['requirements'], result['totals'], result['verdict']))
+        artifacts_text.append(artifacts.html_page(result, []))
+        for artifact in artifacts_text:
+            self.assertNotIn('Bu5-pa55w0rd', artifact)
+            self.assertNotIn('bus.example', artifact)
+        # ...and a copy of anything that repeats it is scrubbed.
+        log = self.write('out/tempest.log', 'connecting to %s\n' % url)
+        artifacts.scrub(os.path.dirname(log),
+                        cli._secrets(path, None))
+        with open(log) as f:
+            self.assertNotIn('Bu5-pa55w0rd', f.read())
+
     def test_state_round_trip_and_missing(self):
         workspace.save_state(self.tmp, {'prefix': 'pcf1'})
         self.assertEqual({'prefix': 'pcf1'}, workspace.load_state(self.tmp))

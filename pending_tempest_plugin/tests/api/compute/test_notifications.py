@@ -1,0 +1,195 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Nova's versioned notifications of PENDING and of the cell0 rebuild.
+
+They run where the operator gives the suite the notification bus:
+``[nova_conformance] notification_transport_url`` (secret); otherwise they
+skip naming it.  The class listens on a queue of its own
+(``common/notifications.py``) from its setup to its cleanup and reads only
+the notifications about the servers its tests boot.  Nova sends
+``instance.update`` only with ``[notifications] notify_on_state_change``
+set, and versioned notifications only with ``[notifications]
+notification_format`` ``versioned`` or ``both``.
+"""
+
+import time
+
+from tempest import config
+from tempest.lib.common.utils import data_utils
+from tempest.lib import decorators
+
+from pending_tempest_plugin.common import features
+from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import notifications
+from pending_tempest_plugin.common import waiters
+from pending_tempest_plugin.tests import cell0_base
+
+CONF = config.CONF
+
+INSTANCE_UPDATE = 'instance.update'
+BUILD_ERROR = 'compute_task.build_instances.error'
+SELECT_END = 'scheduler.select_destinations.end'
+
+# After a rebuild reached ACTIVE: the notifications still on their way
+# (instance.create.end follows the state change) are waited for until none
+# came for QUIET seconds, SETTLE seconds at most.
+QUIET = 5
+SETTLE = 60
+
+
+class NotificationsTest(cell0_base.Cell0Test):
+
+    listener = None
+
+    @classmethod
+    def resource_setup(cls):
+        super(NotificationsTest, cls).resource_setup()
+        if features.notifications():
+            return   # each test skips, naming the option
+        group = CONF.nova_conformance
+        cls.listener = notifications.Listener(
+            group.notification_transport_url, group.notification_topic,
+            group.notification_exchange,
+            data_utils.rand_name(name='notifications',
+                                 prefix=CONF.resource_name_prefix))
+        cls.listener.start()
+        cls.addClassResourceCleanup(cls.listener.stop)
+
+    def setUp(self):
+        super(NotificationsTest, self).setUp()
+        self.skip_unless(features.notifications())
+
+    def about(self, server_id, since=0):
+        return self.listener.collector.about(server_id, since)
+
+    def wait_notification(self, server_id, expected, match):
+        return waiters.wait_for_notification(
+            lambda: self.about(server_id), match, server_id, expected,
+            notifications.describe_all)
+
+    def settled(self, server_id, since):
+        """The notifications about the server since ``since``, once quiet."""
+        deadline = time.monotonic() + SETTLE
+        count, quiet_since = -1, time.monotonic()
+        while time.monotonic() < deadline:
+            seen = self.about(server_id, since)
+            if len(seen) != count:
+                count, quiet_since = len(seen), time.monotonic()
+            elif time.monotonic() - quiet_since >= QUIET:
+                break
+            time.sleep(1)
+        return self.about(server_id, since)
+
+    def _pending_server(self):
+        self.skip_unless(features.pending_enabled())
+        return self.bury(self.novalidhost_trigger())
+
+    @decorators.idempotent_id('c3fe1743-cf38-4b75-bb7f-eb0a91adb658')
+    @markers.requirements('PEND-11')
+    def test_pending_sends_instance_update(self):
+        """NoValidHost -> PENDING sends a versioned instance.update.
+
+        Its payload is the server's, in state ``pending``, and its
+        ``state_update`` records the change to ``pending`` (from another
+        vm_state).
+        """
+        server = self._pending_server()
+
+        def to_pending(n):
+            update = notifications.data(
+                notifications.field(n, 'state_update'))
+            return (n.event_type == INSTANCE_UPDATE
+                    and notifications.field(n, 'state') == 'pending'
+                    and update.get('state') == 'pending'
+                    and update.get('old_state') not in (None, 'pending'))
+
+        self.wait_notification(
+            server['id'], '%s in state pending with a state_update from '
+            'another vm_state to pending' % INSTANCE_UPDATE, to_pending)
+
+    @decorators.idempotent_id('a8abc684-8c42-4d6e-9f9c-99206f1bbdee')
+    @markers.requirements('PEND-12')
+    def test_build_outcome_notified(self):
+        """The build's outcome reaches the bus: NoValidHost, PENDING.
+
+        The conductor's versioned ``compute_task.build_instances.error``
+        (priority error) names the server, the state ``pending`` and the
+        reason NoValidHost (its exception and message); no
+        ``scheduler.select_destinations.end`` claims the scheduler found it
+        a destination.  (Nova sends no
+        ``select_destinations`` notification at all when placement has no
+        candidate, the suite's trigger: see the note of PEND-12.)
+        """
+        server = self._pending_server()
+        error = self.wait_notification(
+            server['id'], BUILD_ERROR,
+            lambda n: n.event_type == BUILD_ERROR)
+        problems = []
+        expected = {'priority': 'error', 'state': 'pending',
+                    'reason.exception': 'NoValidHost'}
+        actual = {'priority': error.priority,
+                  'state': notifications.field(error, 'state'),
+                  'reason.exception': notifications.exception_name(error)}
+        problems.extend(cell0_base.differences(expected, actual,
+                                               BUILD_ERROR + ' '))
+        message = notifications.field(error, 'reason', 'exception_message')
+        if cell0_base.NOVALIDHOST_FAULT_MESSAGE.lower() not in str(
+                message).lower():
+            problems.append('%s reason.exception_message: expected it to '
+                            'say %r, got %r' % (
+                                BUILD_ERROR,
+                                cell0_base.NOVALIDHOST_FAULT_MESSAGE,
+                                message))
+        ends = [n for n in self.about(server['id'])
+                if n.event_type == SELECT_END]
+        if ends:
+            problems.append('%s about server %s: expected none (no '
+                            'destination was selected), got %s' % (
+                                SELECT_END, server['id'],
+                                notifications.describe_all(ends)))
+        self.assertEqual([], problems, 'Notifications about server %s: %s'
+                         % (server['id'], notifications.describe_all(
+                             self.about(server['id']))))
+
+    @decorators.idempotent_id('d73362c2-ffb8-4b2f-b350-a93e2b27c965')
+    @markers.requirements('RB-15')
+    def test_cell0_rebuild_no_new_notifications(self):
+        """A cell0 rebuild sends only event types stock nova 34.0.0 has.
+
+        The versioned notifications about the server from the rebuild
+        request until it is ACTIVE (and quiet) are compared with
+        ``notifications.STOCK_EVENT_TYPES``; at least one must be seen
+        (else the bus tells nothing and the check would be empty).
+        """
+        self.skip_unless(features.cell0_rebuild())
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger)
+        trigger.add_capacity()
+        mark = self.listener.collector.count()
+        self.rebuild_to_active(server['id'])
+        seen = self.settled(server['id'], mark)
+        if not seen:
+            self.fail('No versioned notification about server %s during '
+                      'its cell0 rebuild: is nova sending versioned '
+                      'notifications (notification_format versioned or '
+                      'both) to the bus of [nova_conformance] '
+                      'notification_transport_url?' % server['id'])
+        new = sorted(set(n.event_type for n in seen)
+                     - notifications.STOCK_EVENT_TYPES)
+        if new:
+            self.fail('The cell0 rebuild of server %s introduced '
+                      'notification event types stock nova 34.0.0 does not '
+                      'emit: %s (seen during the rebuild: %s)' % (
+                          server['id'], ', '.join(new),
+                          notifications.describe_all(seen)))
