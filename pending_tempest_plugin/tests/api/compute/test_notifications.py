@@ -46,6 +46,8 @@ SELECT_END = 'scheduler.select_destinations.end'
 # came for QUIET seconds, SETTLE seconds at most.
 QUIET = 5
 SETTLE = 60
+# Seconds the bus has to deliver a notification of a state already seen.
+DELIVERY = 30
 
 
 class NotificationsTest(cell0_base.Cell0Test):
@@ -74,9 +76,12 @@ class NotificationsTest(cell0_base.Cell0Test):
         return self.listener.collector.about(server_id, since)
 
     def wait_notification(self, server_id, expected, match):
+        # Nova sends these when it saves the state, before the API can
+        # show it: once the test saw the state, the bus has DELIVERY
+        # seconds to bring them, not a whole build timeout.
         return waiters.wait_for_notification(
             lambda: self.about(server_id), match, server_id, expected,
-            notifications.describe_all)
+            notifications.describe_all, timeout=DELIVERY)
 
     def settled(self, server_id, since):
         """The notifications about the server since ``since``, once quiet."""
