@@ -56,6 +56,8 @@ _REBUILD = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
 
 _PENDING = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
             'test_pending_state\\.PendingStateTest\\.')
+_AUTO = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+         'test_cell0_rebuild\\.Cell0RebuildAutoNetworkTest\\.')
 _LISTING = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
             'test_host_status_listing\\.HostStatusListingTest\\.')
 
@@ -288,6 +290,22 @@ MUTANTS = {
         'programs': ['nova-conductor'],
         'tests': _REBUILD + 'test_rebuild_server_without_network\\[',
         'message': 'ports: expected none, got',
+    },
+    'bury-forgets-networks-auto': {
+        'requirement': 'RB-31',
+        'what': 'burial does not persist networks "auto" (nothing chosen '
+                'yet), so the cell0 rebuild of a server in a project '
+                'without networks gives it no network',
+        'file': 'nova/conductor/manager.py',
+        'old': _BURY_NETWORKS,
+        'new': _BURY_NETWORKS.replace(
+            'if requested_networks:',
+            'if requested_networks and not '
+            'requested_networks.auto_allocate:'),
+        'programs': ['nova-conductor'],
+        'tests': _AUTO + 'test_rebuild_server_with_auto_network\\[',
+        'message': 'in a project without networks, after the cell0 '
+                   'rebuild: networks of its ports',
     },
     'reburial-drops-tags': {
         'requirement': 'RB-32',
