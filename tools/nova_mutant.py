@@ -711,7 +711,7 @@ MUTANTS = {
                "                state=instance.vm_state, method='delete')\n",
         'programs': ['nova-api'],
         'tests': _PENDING + 'test_owner_deletes_pending_server\\[',
-        'message': 'Conflict',
+        'message': "Cannot 'delete' instance",
     },
     'pending-reset-to-error-ignored': {
         'requirements': ['PEND-09'],
@@ -882,7 +882,7 @@ MUTANTS = {
             '            objects=requested_networks.objects[:1])\n'),
         'programs': ['nova-conductor'],
         'tests': _NETWORKS,
-        'message': 'expected',
+        'message': 'the requested network), got',
     },
     'rebuild-microversion-2-105': {
         'requirements': ['RB-10'],
@@ -936,7 +936,8 @@ MUTANTS = {
             "                                else vm_states.ERROR),"),
         'programs': ['nova-conductor'],
         'tests': _REBUILD + 'test_rebuild_still_no_capacity\\[',
-        'message': 'PENDING',
+        'message': 'without capacity: expected status PENDING / vm_state '
+                   'pending, got ERROR',
     },
     'rebuild-keeps-deleted-port': {
         'requirements': ['RB-20'],
@@ -963,7 +964,7 @@ MUTANTS = {
         'programs': ['nova-api', 'nova-conductor'],
         'tests': _RACES + 'test_unpin_availability_zone_then_rebuild_keeps_'
                           'networks\\[',
-        'message': 'Conflict',
+        'message': 'Multiple possible networks found',
     },
     'rebuild-action-event-failed': {
         'requirements': ['RB-22'],
@@ -974,7 +975,7 @@ MUTANTS = {
         'new': "            tags=tags)\n",
         'programs': ['nova-conductor'],
         'tests': _RACES + 'test_rebuild_recorded_as_instance_action\\[',
-        'message': 'rebuild',
+        'message': "expected rebuild, got ['create']",
     },
     'rebuild-drops-trusted-certs': {
         'requirements': ['RB-05'],
@@ -1319,7 +1320,8 @@ def verdict(name, results):
             ', '.join(t.split('.')[-1] for t in passed),
             ', '.join(mine[t][0] for t in passed))
     # pprint splits a long string of a list between two quoted parts.
-    text = re.sub(r"'\n\s*'", '', '\n'.join(t for _, t in mine.values()))
+    text = re.sub(r'[\'"]\n\s*[\'"]', '',
+                  '\n'.join(t for _, t in mine.values()))
     if mutant['message'] not in text:
         return False, 'failed without saying %r' % mutant['message']
     return True, 'caught'
