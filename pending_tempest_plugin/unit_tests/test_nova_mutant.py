@@ -156,9 +156,10 @@ class TestVerdict(base.BaseTestCase):
 
     def test_message_split_by_pprint(self):
         message = nova_mutant.MUTANTS[self.NAME]['message']
-        split = "['%s'\n '%s']" % (message[:10], message[10:])
-        results = {self.TEST: ('fail', split)}
-        self.assertTrue(nova_mutant.verdict(self.NAME, results)[0])
+        for split in ("['%s'\n '%s']", '["%s"\n "%s"]'):
+            results = {self.TEST: ('fail', split % (message[:10],
+                                                    message[10:]))}
+            self.assertTrue(nova_mutant.verdict(self.NAME, results)[0])
 
     def test_passed_or_other_failure_or_not_run(self):
         self.assertEqual(
