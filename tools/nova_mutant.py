@@ -1197,7 +1197,8 @@ BATCHES = [
      'rebuild-keeps-cell0-image', 'rebuild-drops-requested-networks',
      'old-microversion-error-filter-misses-pending', 'pending-no-progress',
      'rebuild-refuses-novalidhost-error', 'rebuild-microversion-2-105',
-     'host-status-cached-per-zone', 'quota-counts-deleted-servers'],
+     'host-status-cached-per-zone', 'quota-counts-deleted-servers',
+     'rebuild-drops-trusted-certs'],
     ['rebuild-image-root-not-a-volume', 'rebuild-drops-keypair',
      'rebuild-keeps-cell0-image-properties',
      'rebuild-replaces-requested-port', 'max-retries-pending',
@@ -1218,9 +1219,12 @@ BATCHES = [
     # The mutants that break the setup of other tests, each with mutants
     # whose tests do not need what it breaks.
     ['rebuild-refuses-pending', 'host-status-show-needs-2-17'],
-    ['pending-needs-newer-api', 'max-microversion-not-bumped',
-     'host-status-detail-needs-2-17', 'host-status-liveness-first'],
-    ['pending-keeps-task-state', 'rebuild-drops-trusted-certs'],
+    ['pending-needs-newer-api', 'host-status-detail-needs-2-17',
+     'host-status-liveness-first'],
+    # Every test that buries a server requires the rebuild microversion.
+    ['max-microversion-not-bumped'],
+    # A task state left on a buried server refuses its rebuild.
+    ['pending-keeps-task-state'],
     # host_status null breaks the schema of every server shown without a
     # host (the cell0 and PENDING tests); the disruptive tests disable or
     # stop a compute, which the listing tests need.
