@@ -731,24 +731,6 @@ MUTANTS = {
         'message': 'expected status ERROR / vm_state error, got PENDING / '
                    'pending',
     },
-    'pending-rebuild-keeps-vm-state': {
-        'requirements': ['PEND-10'],
-        'what': 'the cell0 rebuild does not reset the vm_state: the server '
-                'reads PENDING while it builds',
-        'file': 'nova/compute/api.py',
-        'old': "        instance.vm_state = vm_states.BUILDING\n"
-               "        instance.task_state = task_states.SCHEDULING\n"
-               "        instance.power_state = power_state.NOSTATE\n"
-               "        instance.progress = 0\n"
-               "        instance.update(kwargs)\n",
-        'new': "        instance.task_state = task_states.SCHEDULING\n"
-               "        instance.power_state = power_state.NOSTATE\n"
-               "        instance.progress = 0\n"
-               "        instance.update(kwargs)\n",
-        'programs': ['nova-api'],
-        'tests': _REBUILD + 'test_rebuild_pending_server\\[',
-        'message': "'PENDING'",
-    },
     'max-microversion-not-bumped': {
         'requirements': ['PEND-16'],
         'what': 'the maximum microversion was not bumped for the cell0 '
@@ -805,9 +787,10 @@ MUTANTS = {
     },
     # -- the rebuild of servers buried in cell0.
     'rebuild-refuses-pending': {
-        'requirements': ['RB-01'],
+        'requirements': ['RB-01', 'PEND-10'],
         'what': 'the cell0 rebuild accepts ERROR servers only (PENDING '
-                'forgotten in its state check)',
+                'forgotten in its state check): a PENDING server never '
+                'goes to BUILD',
         'file': 'nova/compute/api.py',
         'old': "    @check_instance_state(vm_state=[vm_states.ERROR, "
                "vm_states.PENDING],\n",
@@ -1233,8 +1216,10 @@ BATCHES = [
     # A 403 for every owner's show.
     ['host-status-unknown-only-fatal'],
     ['pending-status-from-2-106'],
-    ['rebuild-soft-deletes-cell0', 'rebuild-keeps-deleted-port'],
-    ['pending-rebuild-keeps-vm-state'],
+    # A soft-deleted cell0 record changes what a rebuild with a deleted
+    # port does: each alone.
+    ['rebuild-soft-deletes-cell0'],
+    ['rebuild-keeps-deleted-port'],
     # The second burial checks every kept attribute (keypair, config
     # drive, tags, user data): its mutants go with the mutants of the
     # other profiles, away from those that drop one.
