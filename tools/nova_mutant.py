@@ -1090,6 +1090,12 @@ def spans(text, names):
 
 def put_back(current):
     """Copy back the original of every file ``current`` changed."""
+    if 'paths' not in current:
+        # Applied by the one-mutant version of this tool.
+        shutil.copy2(os.path.join(state_dir(), 'original'), current['path'])
+        drop_bytecode(current['path'])
+        current['names'] = [current['name']]
+        return
     for index, path in enumerate(current['paths']):
         shutil.copy2(os.path.join(state_dir(), 'original-%d' % index), path)
         drop_bytecode(path)
