@@ -37,6 +37,7 @@ import datetime
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -60,6 +61,35 @@ _AUTO = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
          'test_cell0_rebuild\\.Cell0RebuildAutoNetworkTest\\.')
 _LISTING = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
             'test_host_status_listing\\.HostStatusListingTest\\.')
+
+# The server view: host_status in show and in detail.
+_SHOW_HOST_STATUS = ("        if api_version_request.is_supported(request, "
+                     "'2.16'):\n"
+                     "            if show_host_status is None:\n")
+_DETAIL_HOST_STATUS = ("        if api_version_request.is_supported(request, "
+                       "'2.16'):\n"
+                       "            unknown_only = "
+                       "self._get_host_status_unknown_only(context)\n")
+_HS = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+       'test_host_status\\.HostStatusTest\\.')
+_DISRUPTIVE = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+               'test_host_status_disruptive\\.HostStatusDisruptiveTest\\.')
+_MEMBER = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+           'test_member_only\\.MemberOnlyTest\\.')
+_RACES = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+          'test_cell0_rebuild_races\\.Cell0RebuildRacesTest\\.')
+
+# compute.API._copy_for_cell0_rebuild: after the fields of the cell0
+# instance are copied.
+_NEW_FLAVOR = ("        instance.new_flavor = None\n"
+               "        instance.system_metadata = dict("
+               "cell0_instance.system_metadata)\n")
+
+# conductor _bury_in_cell0: the state of a buried instance.
+_BURIAL_VM_STATE = ("        updates = {'vm_state': "
+                    "self._get_cell0_vm_state(context, exc),\n")
+_BURIAL_TASK_STATE = ("                   'task_state': None}\n"
+                      "        for instance in instances_by_uuid.values():\n")
 
 # nova/compute/api.py API.get_instances_host_statuses, stock nova: the
 # host_status of every server of a listing, computed once per host.
@@ -135,7 +165,7 @@ _CELL0_REBUILD_BUILD = (
 
 MUTANTS = {
     'rebuild-drops-data-volumes': {
-        'requirement': 'RB-06',
+        'requirements': ['RB-06'],
         'what': 'the cell0 rebuild keeps only the root block device mapping',
         'file': 'nova/compute/api.py',
         'old': _COPY_LOOP,
@@ -147,7 +177,7 @@ MUTANTS = {
         'message': 'Volumes attached to the rebuilt server',
     },
     'rebuild-image-root-not-a-volume': {
-        'requirement': 'RB-06',
+        'requirements': ['RB-06'],
         'what': 'the cell0 rebuild turns an image-to-volume root disk into '
                 'a local disk',
         'file': 'nova/compute/api.py',
@@ -160,7 +190,7 @@ MUTANTS = {
         'message': 'expected one root volume created from the image',
     },
     'rebuild-drops-tags': {
-        'requirement': 'RB-07',
+        'requirements': ['RB-07'],
         'what': 'the cell0 rebuild forgets the server tags',
         'file': 'nova/compute/api.py',
         'old': "            for tag in tags])\n",
@@ -170,7 +200,7 @@ MUTANTS = {
         'message': 'after the cell0 rebuild: tags: expected',
     },
     'rebuild-ignores-null-attributes': {
-        'requirement': 'RB-23',
+        'requirements': ['RB-23'],
         'what': 'the cell0 rebuild ignores attributes the request sets to '
                 'null (description: null keeps the description)',
         'file': 'nova/compute/api.py',
@@ -184,7 +214,7 @@ MUTANTS = {
         'message': 'description: expected None',
     },
     'rebuild-keeps-cell0-image': {
-        'requirement': 'RB-24',
+        'requirements': ['RB-24'],
         'what': 'the cell0 rebuild keeps the image the server was created '
                 'with instead of the requested one',
         'file': 'nova/compute/api.py',
@@ -199,7 +229,7 @@ MUTANTS = {
         'message': 'image of the rebuilt server: expected the requested',
     },
     'rebuild-keeps-cell0-image-properties': {
-        'requirement': 'RB-24',
+        'requirements': ['RB-24'],
         'what': 'the cell0 rebuild keeps the image properties of the image '
                 'the server was created with',
         'file': 'nova/compute/api.py',
@@ -214,7 +244,7 @@ MUTANTS = {
         'message': 'image.properties os_',
     },
     'rebuild-merges-metadata': {
-        'requirement': 'RB-25',
+        'requirements': ['RB-25'],
         'what': 'the cell0 rebuild merges the requested metadata into the '
                 'old metadata instead of replacing it',
         'file': 'nova/compute/api.py',
@@ -228,7 +258,7 @@ MUTANTS = {
         'message': 'set by the cell0 rebuild request: metadata: expected',
     },
     'rebuild-renames-hostname': {
-        'requirement': 'RB-26',
+        'requirements': ['RB-26'],
         'what': 'a cell0 rebuild that renames the server derives a new '
                 'hostname from the name, though the request has none',
         'file': 'nova/compute/api.py',
@@ -244,7 +274,7 @@ MUTANTS = {
         'message': 'kept: OS-EXT-SRV-ATTR:hostname: expected',
     },
     'rebuild-drops-requested-networks': {
-        'requirement': 'RB-27',
+        'requirements': ['RB-27'],
         'what': 'the cell0 rebuild does not read the persisted requested '
                 'networks (as if none had been requested)',
         'file': 'nova/compute/api.py',
@@ -255,7 +285,7 @@ MUTANTS = {
         'message': 'expected 202 Accepted, got 409',
     },
     'rebuild-replaces-requested-port': {
-        'requirement': 'RB-28',
+        'requirements': ['RB-28'],
         'what': 'the cell0 rebuild asks for a new port on the network of '
                 'each requested port instead of binding that port',
         'file': 'nova/compute/api.py',
@@ -268,7 +298,7 @@ MUTANTS = {
         'message': 'expected bound to server',
     },
     'persisted-networks-drop-fixed-ip': {
-        'requirement': 'RB-29',
+        'requirements': ['RB-29'],
         'what': 'the networks persisted at burial keep the network and the '
                 'port of each request, not the fixed IP',
         'file': 'nova/conductor/manager.py',
@@ -279,7 +309,7 @@ MUTANTS = {
         'message': 'of the requested fixed IP: expected',
     },
     'bury-forgets-networks-none': {
-        'requirement': 'RB-30',
+        'requirements': ['RB-30'],
         'what': 'burial does not persist networks "none" (nothing to '
                 'allocate), so the cell0 rebuild picks a network',
         'file': 'nova/conductor/manager.py',
@@ -292,7 +322,7 @@ MUTANTS = {
         'message': 'ports: expected none, got',
     },
     'bury-forgets-networks-auto': {
-        'requirement': 'RB-31',
+        'requirements': ['RB-31'],
         'what': 'burial does not persist networks "auto" (nothing chosen '
                 'yet), so the cell0 rebuild of a server in a project '
                 'without networks gives it no network',
@@ -308,7 +338,7 @@ MUTANTS = {
                    'rebuild: networks of its ports',
     },
     'reburial-drops-tags': {
-        'requirement': 'RB-32',
+        'requirements': ['RB-32'],
         'what': 'a server buried again by a cell0 rebuild without capacity '
                 'loses its tags',
         'file': 'nova/conductor/manager.py',
@@ -323,7 +353,7 @@ MUTANTS = {
                    'expected',
     },
     'reburial-forgets-networks': {
-        'requirement': 'RB-33',
+        'requirements': ['RB-33'],
         'what': 'a server buried again by a cell0 rebuild without capacity '
                 'loses its requested networks (persisted at the first '
                 'burial only)',
@@ -338,7 +368,7 @@ MUTANTS = {
         'message': 'expected 202 Accepted, got 409',
     },
     'old-microversion-error-filter-misses-pending': {
-        'requirement': 'PEND-14',
+        'requirements': ['PEND-14'],
         'what': 'below the PENDING microversion, status=ERROR no longer '
                 'lists PENDING servers',
         'file': 'nova/api/openstack/common.py',
@@ -351,7 +381,7 @@ MUTANTS = {
                    'server listed',
     },
     'max-retries-pending': {
-        'requirement': 'PEND-03',
+        'requirements': ['PEND-03'],
         'what': 'with use_pending_state, a build that failed on every host '
                 'reads PENDING, as if capacity lacked',
         'file': 'nova/conductor/manager.py',
@@ -374,7 +404,7 @@ MUTANTS = {
         'message': 'expected status ERROR / vm_state error, got PENDING',
     },
     'rebuild-never-launched': {
-        'requirement': 'RB-12',
+        'requirements': ['RB-12'],
         'what': 'the rebuild API lets never-launched servers through (as '
                 'if only cell0 servers had never run), so a server whose '
                 'build failed everywhere is rebuilt',
@@ -397,7 +427,7 @@ MUTANTS = {
         'message': 'expected 409 Conflict',
     },
     'pending-fault-hidden': {
-        'requirement': 'PEND-18',
+        'requirements': ['PEND-18'],
         'what': 'a PENDING server is shown without its fault (PENDING is '
                 'not one of the fault statuses of the server view)',
         'file': 'nova/api/openstack/compute/views/servers.py',
@@ -408,7 +438,7 @@ MUTANTS = {
         'message': 'fault: expected the NoValidHost fault',
     },
     'host-status-cached-per-zone': {
-        'requirement': 'HS-20',
+        'requirements': ['HS-20'],
         'what': 'a listing computes host_status once per availability '
                 'zone: every server of a zone gets the first one\'s host '
                 'state',
@@ -422,7 +452,7 @@ MUTANTS = {
         'message': 'wrong host_status for persona admin',
     },
     'host-status-first-server-only': {
-        'requirement': 'HS-21',
+        'requirements': ['HS-21'],
         'what': 'a listing gives host_status to its first server only '
                 '(the return of get_instances_host_statuses inside its '
                 'loop)',
@@ -436,7 +466,7 @@ MUTANTS = {
         'message': 'under-permission for persona admin',
     },
     'host-status-no-host-takes-previous': {
-        'requirement': 'HS-21',
+        'requirements': ['HS-21'],
         'what': 'in a listing, a server without a host gets the host_status '
                 'of the server listed before it (the empty string is set '
                 'once, before the loop)',
@@ -453,7 +483,7 @@ MUTANTS = {
         'message': 'with no host: expected',
     },
     'host-status-unknown-only-per-listing': {
-        'requirement': 'HS-22',
+        'requirements': ['HS-22'],
         'what': 'under the unknown_only policy, a listing shows every '
                 'host_status to the owner as soon as one of its servers is '
                 'UNKNOWN (the check made once per listing, not per server)',
@@ -469,8 +499,507 @@ MUTANTS = {
         'message': 'over-permission for persona owner_member under policy '
                    'profile unknown_only',
     },
+    # -- host_status: nova's own code (compute/api.py, the server view,
+    # the policy defaults; the admin_only profile is nova's defaults).
+    'host-status-show-needs-2-17': {
+        'requirements': ['HS-01'],
+        'what': 'GET /servers/{id} adds host_status from microversion 2.17 '
+                'instead of 2.16 (off by one in the show view)',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': _SHOW_HOST_STATUS,
+        'new': _SHOW_HOST_STATUS.replace("'2.16'", "'2.17'"),
+        'programs': ['nova-api'],
+        'tests': _HS + 'test_up_visibility\\[',
+        'message': "(GET server at 2.16)",
+    },
+    'host-status-detail-needs-2-17': {
+        'requirements': ['HS-02'],
+        'what': 'GET /servers/detail adds host_status from microversion '
+                '2.17 instead of 2.16 (off by one in the detail view)',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': _DETAIL_HOST_STATUS,
+        'new': _DETAIL_HOST_STATUS.replace("'2.16'", "'2.17'"),
+        'programs': ['nova-api'],
+        'tests': _HS + 'test_up_visibility\\[',
+        'message': "(GET servers/detail at 2.16)",
+    },
+    'host-status-from-2-15': {
+        'requirements': ['HS-03'],
+        'what': 'the show view adds host_status from microversion 2.15 '
+                '(off by one the other way)',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': _SHOW_HOST_STATUS,
+        'new': _SHOW_HOST_STATUS.replace("'2.16'", "'2.15'"),
+        'programs': ['nova-api'],
+        'tests': _HS + 'test_no_host_status_below_2_16\\[',
+        'message': "'host_status' was unexpected",
+    },
+    'host-status-no-host-null': {
+        'requirements': ['HS-04', 'HS-09'],
+        'what': 'a server without a host gets host_status null instead of '
+                'the empty string (show)',
+        'file': 'nova/compute/api.py',
+        'old': "            except IndexError:\n"
+               "                host_status = fields_obj.HostStatus.NONE\n"
+               "        else:\n"
+               "            host_status = fields_obj.HostStatus.NONE\n"
+               "        return host_status\n",
+        'new': "            except IndexError:\n"
+               "                host_status = fields_obj.HostStatus.NONE\n"
+               "        else:\n"
+               "            host_status = None\n"
+               "        return host_status\n",
+        'programs': ['nova-api'],
+        'tests': _HS + 'test_no_host_visibility\\[',
+        'message': "None is not of type 'string'",
+    },
+    'host-status-alive-inverted': {
+        'requirements': ['HS-05', 'HS-06'],
+        'what': 'UP and UNKNOWN swapped: a reporting compute reads UNKNOWN, '
+                'a silent one UP',
+        'file': 'nova/compute/api.py',
+        'old': "                    host_status = ((alive and "
+               "fields_obj.HostStatus.UP) or\n"
+               "                                   "
+               "fields_obj.HostStatus.UNKNOWN)\n",
+        'new': "                    host_status = ((alive and "
+               "fields_obj.HostStatus.UNKNOWN) or\n"
+               "                                   "
+               "fields_obj.HostStatus.UP)\n",
+        'programs': ['nova-api'],
+        'tests': ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+                  'test_host_status(\\.HostStatusTest\\.test_up_visibility|'
+                  '_disruptive\\.HostStatusDisruptiveTest\\.test_unknown)'
+                  '\\['),
+        'message': "expected 'UP', got 'UNKNOWN'",
+    },
+    'host-status-liveness-first': {
+        'requirements': ['HS-07', 'HS-10', 'HS-11', 'HS-12'],
+        'what': 'host_status checks the heartbeat first: a compute forced '
+                'down or disabled that does not report reads UNKNOWN',
+        'file': 'nova/compute/api.py',
+        'old': "                if service.forced_down:\n"
+               "                    host_status = "
+               "fields_obj.HostStatus.DOWN\n",
+        'new': "                if not self.servicegroup_api.service_is_up("
+               "service):\n"
+               "                    host_status = "
+               "fields_obj.HostStatus.UNKNOWN\n"
+               "                elif service.forced_down:\n"
+               "                    host_status = "
+               "fields_obj.HostStatus.DOWN\n",
+        'programs': ['nova-api'],
+        'tests': _DISRUPTIVE + ('(test_down|test_disabled_and_forced_down|'
+                                'test_disabled_and_stopped|'
+                                'test_forced_down_and_stopped)\\['),
+        'message': "'UNKNOWN'",
+    },
+    'host-status-disabled-is-down': {
+        'requirements': ['HS-08', 'HS-13'],
+        'what': 'a disabled compute reads DOWN, like a forced-down one',
+        'file': 'nova/compute/api.py',
+        'old': "                if service.forced_down:\n",
+        'new': "                if service.forced_down or service.disabled:\n",
+        'programs': ['nova-api'],
+        'tests': _DISRUPTIVE + 'test_maintenance\\[',
+        'message': "expected 'MAINTENANCE', got 'DOWN'",
+    },
+    'host-status-owner-by-default': {
+        'requirements': ['HS-14'],
+        'what': 'the default of os_compute_api:servers:show:host_status '
+                'lets the project reader see host_status',
+        'file': 'nova/policies/servers.py',
+        'old': "        name=SERVERS % 'show:host_status',\n"
+               "        check_str=base.ADMIN,\n",
+        'new': "        name=SERVERS % 'show:host_status',\n"
+               "        check_str=base.PROJECT_READER_OR_ADMIN,\n",
+        'programs': ['nova-api'],
+        'tests': _HS + 'test_up_visibility\\[',
+        'message': 'over-permission for persona owner_member under policy '
+                   'profile admin_only',
+    },
+    'host-status-unknown-only-fatal': {
+        'requirements': ['HS-16'],
+        'what': 'the unknown-only policy is checked with fatal=True: a '
+                'caller it does not permit gets 403 instead of the server',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': "                'show:host_status:unknown-only',\n"
+               "                fatal=False,\n",
+        'new': "                'show:host_status:unknown-only',\n",
+        'programs': ['nova-api'],
+        'tests': _MEMBER + 'test_member_views\\[',
+        'message': "Policy doesn't allow os_compute_api:servers:show:"
+                   "host_status:unknown-only",
+    },
+    'host-status-owner-target-user': {
+        'requirements': ['HS-15'],
+        'what': 'the host_status policy of a shown server is checked '
+                'against its user id instead of its project id',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': "            target = {'project_id': instance.project_id}\n",
+        'new': "            target = {'project_id': instance.user_id}\n",
+        'programs': ['nova-api'],
+        'profile': 'admin_or_owner',
+        'tests': _HS + 'test_up_visibility\\[',
+        'message': 'under-permission for persona owner_member under policy '
+                   'profile admin_or_owner',
+    },
+    'host-status-unknown-only-inverted': {
+        'requirements': ['HS-17'],
+        'what': 'the show view drops the "not" of "not unknown_only": the '
+                'unknown-only caller sees every value, the full one only '
+                'UNKNOWN',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': "                    if (not unknown_only or\n",
+        'new': "                    if (unknown_only or\n",
+        'programs': ['nova-api'],
+        'profile': 'unknown_only',
+        'tests': _HS + 'test_up_visibility\\[',
+        'message': 'over-permission for persona owner_member under policy '
+                   'profile unknown_only',
+    },
+    'host-status-not-in-update-response': {
+        'requirements': ['HS-18'],
+        'what': 'the 2.75 response of PUT /servers/{id} never carries '
+                'host_status',
+        'file': 'nova/api/openstack/compute/servers.py',
+        'old': "        show_host_status = None if show_all_attributes else "
+               "False\n\n        return self._view_builder.show(\n",
+        'new': "        show_host_status = False\n\n"
+               "        return self._view_builder.show(\n",
+        'programs': ['nova-api'],
+        'tests': _HS + 'test_update_response\\[',
+        'message': 'under-permission for persona admin',
+    },
+    # -- the PENDING state.
+    'pending-needs-newer-api': {
+        'requirements': ['PEND-02'],
+        'what': 'the conductor requires a nova-api one service version too '
+                'new for PENDING, so NoValidHost still gives ERROR',
+        'file': 'nova/compute/utils.py',
+        'old': 'MIN_API_VERSION_PENDING_STATE = 75\n',
+        'new': 'MIN_API_VERSION_PENDING_STATE = 76\n',
+        'programs': ['nova-conductor'],
+        'tests': _PENDING + 'test_pending_show_and_detail\\[',
+        'message': "status: expected 'PENDING', got 'ERROR'",
+    },
+    'pending-keeps-task-state': {
+        'requirements': ['PEND-04'],
+        'what': 'burial sets the vm_state only: a PENDING server keeps its '
+                'task state "scheduling"',
+        'file': 'nova/conductor/manager.py',
+        'old': _BURIAL_TASK_STATE,
+        'new': _BURIAL_TASK_STATE.replace("'task_state': None", ''),
+        'programs': ['nova-conductor'],
+        'tests': _PENDING + 'test_pending_show_and_detail\\[',
+        'message': "OS-EXT-STS:task_state: expected None, got 'scheduling'",
+    },
+    'pending-status-from-2-106': {
+        'requirements': ['PEND-05'],
+        'what': 'the server view shows PENDING from microversion 2.106 '
+                '(off by one): at 2.105 the server reads ERROR',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': "                not api_version_request.is_supported(request, "
+               "'2.105')):\n",
+        'new': "                not api_version_request.is_supported(request, "
+               "'2.106')):\n",
+        'programs': ['nova-api'],
+        'tests': _PENDING + 'test_pending_show_and_detail\\[',
+        'message': "status: expected 'PENDING', got 'ERROR'",
+    },
+    'pending-vm-state-raw-below-microversion': {
+        'requirements': ['PEND-06'],
+        'what': 'below the PENDING microversion OS-EXT-STS:vm_state shows '
+                'the raw vm_state "pending" (only the status is mapped)',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': "                    server[\"server\"][key] = "
+               "self._get_vm_state(\n"
+               "                        request, instance)\n",
+        'new': "                    server[\"server\"][key] = "
+               "instance[state]\n",
+        'programs': ['nova-api'],
+        'tests': _PENDING + 'test_pending_is_error_below_microversion\\[',
+        'message': "OS-EXT-STS:vm_state: expected 'error', got 'pending'",
+    },
+    'pending-no-progress': {
+        'requirements': ['PEND-07'],
+        'what': 'PENDING is not one of the progress statuses of the server '
+                'view',
+        'file': 'nova/api/openstack/compute/views/servers.py',
+        'old': '        "MIGRATING",\n        "PENDING",\n    )\n',
+        'new': '        "MIGRATING",\n    )\n',
+        'programs': ['nova-api'],
+        'tests': _PENDING + 'test_pending_show_and_detail\\[',
+        'message': 'progress: expected a value',
+    },
+    'pending-delete-admin-only': {
+        'requirements': ['PEND-08'],
+        'what': 'deleting a PENDING server is reserved to admin (as if '
+                'PENDING servers were the external service\'s business)',
+        'file': 'nova/compute/api.py',
+        'old': '    def delete(self, context, instance):\n'
+               '        """Terminate an instance."""\n',
+        'new': '    def delete(self, context, instance):\n'
+               '        """Terminate an instance."""\n'
+               '        if (instance.vm_state == vm_states.PENDING and\n'
+               '                not context.is_admin):\n'
+               '            raise exception.InstanceInvalidState(\n'
+               "                attr='vm_state', instance_uuid=instance.uuid,"
+               '\n'
+               "                state=instance.vm_state, method='delete')\n",
+        'programs': ['nova-api'],
+        'tests': _PENDING + 'test_owner_deletes_pending_server\\[',
+        'message': "Cannot 'delete' instance",
+    },
+    'pending-reset-to-error-ignored': {
+        'requirements': ['PEND-09'],
+        'what': 'os-resetState error leaves a PENDING server PENDING (it '
+                'already reads ERROR below the microversion)',
+        'file': 'nova/api/openstack/compute/admin_actions.py',
+        'old': "        instance.vm_state = state\n"
+               "        instance.task_state = None\n"
+               "        instance.save(admin_state_reset=True)\n",
+        'new': "        if not (state == vm_states.ERROR and\n"
+               "                instance.vm_state == vm_states.PENDING):\n"
+               "            instance.vm_state = state\n"
+               "        instance.task_state = None\n"
+               "        instance.save(admin_state_reset=True)\n",
+        'programs': ['nova-api'],
+        'tests': _PENDING + 'test_reset_state_pending_to_error\\[',
+        'message': 'expected status ERROR / vm_state error, got PENDING / '
+                   'pending',
+    },
+    'max-microversion-not-bumped': {
+        'requirements': ['PEND-16'],
+        'what': 'the maximum microversion was not bumped for the cell0 '
+                'rebuild (2.105)',
+        'file': 'nova/api/openstack/api_version_request.py',
+        'old': "_MAX_API_VERSION = '2.106'\n",
+        'new': "_MAX_API_VERSION = '2.105'\n",
+        'programs': ['nova-api'],
+        'tests': _MEMBER + 'test_api_max_microversion\\[',
+        'message': '2.106',
+    },
+    'pending-action-event-succeeds': {
+        'requirements': ['PEND-17'],
+        'what': 'the event of the burial is finished as a success: the '
+                'instance action does not say the scheduling failed',
+        'file': 'nova/conductor/manager.py',
+        'old': "        objects.InstanceActionEvent.event_finish_with_failure("
+               "\n"
+               "            context, instance.uuid, event_name, exc_val=exc,\n"
+               "            exc_tb=sys.exc_info()[2], want_result=False)\n",
+        'new': "        objects.InstanceActionEvent.event_finish(\n"
+               "            context, instance.uuid, event_name, "
+               "want_result=False)\n",
+        'programs': ['nova-conductor'],
+        'tests': _PENDING + 'test_pending_show_and_detail\\[',
+        'message': 'instance action create: expected a failed event',
+    },
+    'quota-counts-deleted-servers': {
+        'requirements': ['PEND-15'],
+        'what': 'the quota count of servers from the cell databases keeps '
+                'the vm_state filter (not soft deleted) but drops '
+                'deleted=0: a deleted PENDING server still counts',
+        'file': 'nova/objects/instance.py',
+        'old': "            filter_by(deleted=0).\\\n"
+               "            filter(not_soft_deleted).\\\n",
+        'new': "            filter(not_soft_deleted).\\\n",
+        'programs': ['nova-api'],
+        'tests': _PENDING + 'test_owner_deletes_pending_server\\[',
+        'message': 'Quota usage (in_use) of the owner project: expected',
+    },
+    'quota-counts-deleted-rebuilt-servers': {
+        'requirements': ['RB-18'],
+        'what': 'the quota count of servers from the cell databases keeps '
+                'the vm_state filter (not soft deleted) but drops '
+                'deleted=0: a server deleted after its cell0 rebuild still '
+                'counts',
+        'file': 'nova/objects/instance.py',
+        'old': "            filter_by(deleted=0).\\\n"
+               "            filter(not_soft_deleted).\\\n",
+        'new': "            filter(not_soft_deleted).\\\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_delete_after_rebuild\\[',
+        'message': 'instances in_use: expected',
+    },
+    # -- the rebuild of servers buried in cell0.
+    'rebuild-refuses-pending': {
+        'requirements': ['RB-01', 'PEND-10'],
+        'what': 'the cell0 rebuild accepts ERROR servers only (PENDING '
+                'forgotten in its state check): a PENDING server never '
+                'goes to BUILD',
+        'file': 'nova/compute/api.py',
+        'old': "    @check_instance_state(vm_state=[vm_states.ERROR, "
+               "vm_states.PENDING],\n",
+        'new': "    @check_instance_state(vm_state=[vm_states.ERROR],\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_pending_server\\[',
+        'message': 'Conflict',
+    },
+    'rebuild-refuses-novalidhost-error': {
+        'requirements': ['RB-02'],
+        'what': 'an ERROR server buried because of NoValidHost is not '
+                'rebuildable (the reason left out of the list)',
+        'file': 'nova/compute/api.py',
+        'old': "CELL0_REBUILDABLE_REASONS = ('NoValidHost', "
+               "'TooManyInstances', 'OverQuota',\n",
+        'new': "CELL0_REBUILDABLE_REASONS = ('TooManyInstances', "
+               "'OverQuota',\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_error_server\\[',
+        'message': 'while it is in vm_state error',
+    },
+    'rebuild-drops-keypair': {
+        'requirements': ['RB-04'],
+        'what': 'the cell0 rebuild resets the keypair of the server '
+                '(key_name and key_data), as for a server created without '
+                'one',
+        'file': 'nova/compute/api.py',
+        'old': _NEW_FLAVOR,
+        'new': _NEW_FLAVOR.replace(
+            "        instance.system_metadata",
+            "        instance.key_name = None\n"
+            "        instance.key_data = None\n"
+            "        instance.system_metadata"),
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_keeps_attributes\\[',
+        'message': 'key_name: expected',
+    },
+    'rebuild-drops-config-drive': {
+        'requirements': ['RB-08'],
+        'what': 'the cell0 rebuild resets config_drive to the default',
+        'file': 'nova/compute/api.py',
+        'old': _NEW_FLAVOR,
+        'new': _NEW_FLAVOR.replace(
+            "        instance.system_metadata",
+            "        instance.config_drive = ''\n"
+            "        instance.system_metadata"),
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_keeps_attributes\\[',
+        'message': 'config_drive: expected',
+    },
+    'rebuild-drops-user-data': {
+        'requirements': ['RB-17'],
+        'what': 'the cell0 rebuild resets the user data',
+        'file': 'nova/compute/api.py',
+        'old': _NEW_FLAVOR,
+        'new': _NEW_FLAVOR.replace(
+            "        instance.system_metadata",
+            "        instance.user_data = None\n"
+            "        instance.system_metadata"),
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_keeps_attributes\\[',
+        'message': 'OS-EXT-SRV-ATTR:user_data: expected',
+    },
+    'persisted-networks-first-only': {
+        'requirements': ['RB-09'],
+        'what': 'burial persists the first requested network only',
+        'file': 'nova/conductor/manager.py',
+        'old': _PERSIST_NETWORKS,
+        'new': _PERSIST_NETWORKS.replace(
+            ' = requested_networks\n',
+            ' = objects.NetworkRequestList(\n'
+            '            objects=requested_networks.objects[:1])\n'),
+        'programs': ['nova-conductor'],
+        'tests': _NETWORKS,
+        'message': 'the requested network), got',
+    },
+    'rebuild-microversion-2-105': {
+        'requirements': ['RB-10'],
+        'what': 'the API routes rebuilds of servers in cell0 from '
+                'microversion 2.105 (off by one)',
+        'file': 'nova/api/openstack/compute/servers.py',
+        'old': "        if (api_version_request.is_supported(req, '2.106') "
+               "and\n",
+        'new': "        if (api_version_request.is_supported(req, '2.105') "
+               "and\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_below_microversion_conflict\\[',
+        'message': 'expected 409 Conflict, got a BUILD server',
+    },
+    'rebuild-no-quota-recheck': {
+        'requirements': ['RB-11'],
+        'what': 'the quota checks of the conductor (the check before a '
+                'cell0 rebuild and the recheck after scheduling) leave the '
+                'cores out',
+        'file': 'nova/compute/utils.py',
+        'old': "    deltas = {'instances': max_count, 'cores': req_cores, "
+               "'ram': req_ram}\n",
+        'new': "    deltas = {'instances': max_count, 'ram': req_ram}\n",
+        'programs': ['nova-conductor'],
+        'tests': _REBUILD + 'test_rebuild_quota_recheck\\[',
+        # The server is built (ACTIVE) instead of refused.
+        'message': 'did not reach ERROR/PENDING',
+    },
+    'rebuild-soft-deletes-cell0': {
+        'requirements': ['RB-13'],
+        'what': 'the cell0 records are soft deleted when the rebuild '
+                'starts: a deleted second record of the server remains',
+        'file': 'nova/compute/api.py',
+        'old': "                cell0_instance.destroy(hard_delete=True)\n",
+        'new': "                cell0_instance.destroy()\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_delete_after_rebuild\\[',
+        'message': 'cell0',
+    },
+    'reburial-always-error': {
+        'requirements': ['RB-16'],
+        'what': 'a cell0 rebuild that finds no capacity buries the server '
+                'in ERROR even with use_pending_state',
+        'file': 'nova/conductor/manager.py',
+        'old': _BURIAL_VM_STATE,
+        'new': _BURIAL_VM_STATE.replace(
+            "self._get_cell0_vm_state(context, exc),",
+            "(self._get_cell0_vm_state(context, exc)\n"
+            "                                if action == "
+            "instance_actions.CREATE\n"
+            "                                else vm_states.ERROR),"),
+        'programs': ['nova-conductor'],
+        'tests': _REBUILD + 'test_rebuild_still_no_capacity\\[',
+        'message': 'without capacity: expected status PENDING / vm_state '
+                   'pending, got ERROR',
+    },
+    'rebuild-keeps-deleted-port': {
+        'requirements': ['RB-20'],
+        'what': 'the cell0 rebuild does not validate the requested ports '
+                'again: a deleted or taken port fails in the cell, not in '
+                'the API',
+        'file': 'nova/compute/api.py',
+        'old': "        if self._check_requested_networks(\n"
+               + _VALIDATE_NETWORKS,
+        'new': "",
+        'programs': ['nova-api'],
+        'tests': _RACES + 'test_rebuild_refused_for_(deleted_port|port_in_'
+                          'use)\\[',
+        'message': 'expected a 4xx naming the port, got 202',
+    },
+    'unpin-drops-requested-networks': {
+        'requirements': ['RB-21'],
+        'what': 'a request spec saved with the default arguments drops the '
+                'requested networks stored at burial',
+        'file': 'nova/objects/request_spec.py',
+        'old': "                keep_stored_requested_networks=(\n"
+               "                    persist_requested_networks is None))\n",
+        'new': "                keep_stored_requested_networks=False)\n",
+        'programs': ['nova-api', 'nova-conductor'],
+        'tests': _RACES + 'test_unpin_availability_zone_then_rebuild_keeps_'
+                          'networks\\[',
+        'message': 'Multiple possible networks found',
+    },
+    'rebuild-action-event-failed': {
+        'requirements': ['RB-22'],
+        'what': 'the cell0 rebuild is recorded as a "create" instance '
+                'action',
+        'file': 'nova/conductor/manager.py',
+        'old': "            tags=tags, action=instance_actions.REBUILD)\n",
+        'new': "            tags=tags)\n",
+        'programs': ['nova-conductor'],
+        'tests': _RACES + 'test_rebuild_recorded_as_instance_action\\[',
+        'message': "expected rebuild, got ['create']",
+    },
     'rebuild-drops-trusted-certs': {
-        'requirement': 'RB-05',
+        'requirements': ['RB-05'],
         'what': 'the cell0 rebuild resets the trusted image certificates '
                 'of the buried server with the other per-build fields (as '
                 'if a rebuild request without them asked for none)',
@@ -487,7 +1016,7 @@ MUTANTS = {
     # Notifications (PEND-11, PEND-12, RB-15): their tests read the bus of
     # [nova_conformance] notification_transport_url.
     'notify-pending-no-instance-update': {
-        'requirement': 'PEND-11',
+        'requirements': ['PEND-11'],
         'what': 'a server put in PENDING gets its state written straight '
                 'to the database, without the instance.update '
                 'notification of Instance.save()',
@@ -507,7 +1036,7 @@ MUTANTS = {
                    'pending',
     },
     'notify-build-error-says-error': {
-        'requirement': 'PEND-12',
+        'requirements': ['PEND-12'],
         'what': 'the versioned compute_task.build_instances.error of a '
                 'server put in PENDING says state error',
         'file': 'nova/scheduler/utils.py',
@@ -519,7 +1048,7 @@ MUTANTS = {
                    "'pending', got 'error'",
     },
     'notify-cell0-rebuild-new-event': {
-        'requirement': 'RB-15',
+        'requirements': ['RB-15'],
         'what': 'a cell0 rebuild sends a versioned notification of an event '
                 'type stock nova does not have '
                 '(scheduler.select_destinations.error)',
@@ -621,47 +1150,100 @@ def restart(programs):
                 time.sleep(0.5)
 
 
-def cmd_apply(name, replace=False):
-    """Apply ``name``; with ``replace``, in place of the applied mutant.
+def spans(text, names):
+    """The (start, end, name) of each mutant's text in ``text``, in order.
 
-    Replacing puts the applied mutant's file back without restarting, then
-    restarts once what either mutant touches: half the restarts of a
-    restore and an apply (each nova-conductor restart costs the wait for
-    the computes' heartbeats).
+    Exits when a text does not occur exactly once or two texts overlap
+    (mutants of one batch must change different lines).
     """
-    if name not in MUTANTS:
-        sys.exit('nova_mutant: no mutant %r (known: %s)'
-                 % (name, ', '.join(sorted(MUTANTS))))
-    current = applied()
-    programs = list(MUTANTS[name]['programs'])
-    if current and not replace:
-        sys.exit('nova_mutant: %s is applied; restore first'
-                 % current['name'])
-    if current:
+    found = []
+    for name in names:
+        old = MUTANTS[name]['old']
+        count = text.count(old)
+        if count != 1:
+            sys.exit('nova_mutant: %s: the text to change occurs %d times in'
+                     ' %s (expected once): update the mutant'
+                     % (name, count, MUTANTS[name]['file']))
+        start = text.index(old)
+        found.append((start, start + len(old), name))
+    found.sort()
+    for (_, end, first), (start, _, second) in zip(found, found[1:]):
+        if start < end:
+            sys.exit('nova_mutant: %s and %s change the same lines of %s: '
+                     'they cannot be applied together'
+                     % (first, second, MUTANTS[first]['file']))
+    return found
+
+
+def put_back(current):
+    """Copy back the original of every file ``current`` changed."""
+    if 'paths' not in current:
+        # Applied by the one-mutant version of this tool.
         shutil.copy2(os.path.join(state_dir(), 'original'), current['path'])
         drop_bytecode(current['path'])
+        current['names'] = [current['name']]
+        return
+    for index, path in enumerate(current['paths']):
+        shutil.copy2(os.path.join(state_dir(), 'original-%d' % index), path)
+        drop_bytecode(path)
+
+
+def cmd_apply(names, replace=False):
+    """Apply the mutants ``names`` together (replacing the applied ones).
+
+    With ``replace``, in place of the applied mutants, if any.
+
+    Replacing puts the applied mutants' files back without restarting, then
+    restarts once what either set touches: half the restarts of a restore
+    and an apply (each nova-conductor restart costs the wait for the
+    computes' heartbeats).
+    """
+    if isinstance(names, str):
+        names = [names]
+    unknown = [n for n in names if n not in MUTANTS]
+    if unknown:
+        sys.exit('nova_mutant: no mutant %r (known: %s)'
+                 % (unknown[0], ', '.join(sorted(MUTANTS))))
+    current = applied()
+    if current and not replace:
+        sys.exit('nova_mutant: %s is applied; restore first'
+                 % ' '.join(current['names']))
+    programs = []
+    for name in names:
+        programs += [p for p in MUTANTS[name]['programs']
+                     if p not in programs]
+    if current:
+        put_back(current)
         shutil.rmtree(state_dir())
         programs += [p for p in current['programs'] if p not in programs]
-    mutant = MUTANTS[name]
-    path = os.path.join(site_packages(), mutant['file'])
-    with open(path) as f:
-        text = f.read()
-    count = text.count(mutant['old'])
-    if count != 1:
-        sys.exit('nova_mutant: %s: the text to change occurs %d times in %s'
-                 ' (expected once): update the mutant' % (name, count, path))
+    by_file = {}
+    for name in names:
+        by_file.setdefault(MUTANTS[name]['file'], []).append(name)
+    changed = {}
+    for rel, file_names in sorted(by_file.items()):
+        path = os.path.join(site_packages(), rel)
+        with open(path) as f:
+            text = f.read()
+        # From the end, so that the earlier offsets stay valid.
+        for start, end, name in reversed(spans(text, file_names)):
+            text = text[:start] + MUTANTS[name]['new'] + text[end:]
+        changed[path] = text
     os.makedirs(state_dir(), exist_ok=True)
-    backup = os.path.join(state_dir(), 'original')
-    shutil.copy2(path, backup)
+    paths = sorted(changed)
+    for index, path in enumerate(paths):
+        shutil.copy2(path, os.path.join(state_dir(), 'original-%d' % index))
     with open(os.path.join(state_dir(), 'applied.json'), 'w') as f:
-        json.dump({'name': name, 'path': path,
-                   'programs': mutant['programs']}, f)
-    with open(path, 'w') as f:
-        f.write(text.replace(mutant['old'], mutant['new']))
-    drop_bytecode(path)
+        json.dump({'names': names, 'paths': paths,
+                   'programs': programs}, f)
+    for path in paths:
+        with open(path, 'w') as f:
+            f.write(changed[path])
+        drop_bytecode(path)
     restart(programs)
-    print('nova_mutant: applied %s (%s): %s' % (
-        name, mutant['requirement'], mutant['what']))
+    for name in names:
+        print('nova_mutant: applied %s (%s): %s' % (
+            name, ', '.join(MUTANTS[name]['requirements']),
+            MUTANTS[name]['what']))
 
 
 def cmd_restore():
@@ -669,44 +1251,301 @@ def cmd_restore():
     if not current:
         print('nova_mutant: nothing applied')
         return
-    shutil.copy2(os.path.join(state_dir(), 'original'), current['path'])
-    drop_bytecode(current['path'])
+    put_back(current)
     restart(current['programs'])
     shutil.rmtree(state_dir())
-    print('nova_mutant: restored nova (%s undone)' % current['name'])
+    print('nova_mutant: restored nova (%s undone)'
+          % ' '.join(current['names']))
+
+
+# The batches of the mutants leg.  The mutants of a batch are applied
+# together and their tests run once: their tests are disjoint (a test
+# fails for one mutant only), they need the same host_status policy
+# profile, their edits do not overlap, and none of them breaks what the
+# tests of the others need (checked on the embedded cloud: each batch
+# catches every one of its mutants, each with its own message).  The
+# mutants that change how servers are buried or shown (PENDING, task
+# state, microversions) break the setup of the cell0 rebuild tests: they
+# go with host_status mutants only.  tools/functional-plugin runs them in
+# this order; the unit tests check the rules above.
+BATCHES = [
+    ['rebuild-drops-data-volumes', 'rebuild-drops-tags',
+     'rebuild-keeps-cell0-image', 'rebuild-drops-requested-networks',
+     'old-microversion-error-filter-misses-pending', 'pending-no-progress',
+     'rebuild-refuses-novalidhost-error', 'rebuild-microversion-2-105',
+     'host-status-cached-per-zone', 'quota-counts-deleted-servers',
+     'rebuild-drops-trusted-certs'],
+    ['rebuild-image-root-not-a-volume', 'rebuild-drops-keypair',
+     'rebuild-keeps-cell0-image-properties',
+     'rebuild-replaces-requested-port', 'max-retries-pending',
+     'pending-action-event-succeeds',
+     'pending-vm-state-raw-below-microversion', 'rebuild-no-quota-recheck',
+     'rebuild-action-event-failed', 'host-status-no-host-takes-previous',
+     'host-status-from-2-15'],
+    ['rebuild-drops-config-drive', 'rebuild-merges-metadata',
+     'persisted-networks-drop-fixed-ip', 'rebuild-never-launched',
+     'pending-fault-hidden', 'pending-reset-to-error-ignored',
+     'unpin-drops-requested-networks', 'host-status-owner-by-default',
+     'host-status-first-server-only',
+     'host-status-not-in-update-response'],
+    ['rebuild-drops-user-data', 'rebuild-renames-hostname',
+     'persisted-networks-first-only', 'bury-forgets-networks-none',
+     'pending-delete-admin-only', 'reburial-always-error',
+     'quota-counts-deleted-rebuilt-servers'],
+    # The mutants that break the setup of other tests, each with mutants
+    # whose tests do not need what it breaks.
+    ['rebuild-refuses-pending', 'host-status-show-needs-2-17'],
+    ['pending-needs-newer-api', 'host-status-detail-needs-2-17',
+     'host-status-liveness-first'],
+    # Every test that buries a server requires the rebuild microversion.
+    ['max-microversion-not-bumped'],
+    # A task state left on a buried server refuses its rebuild.
+    ['pending-keeps-task-state'],
+    # host_status null breaks the schema of every server shown without a
+    # host (the cell0 and PENDING tests); the disruptive tests disable or
+    # stop a compute, which the listing tests need.
+    ['host-status-no-host-null', 'host-status-alive-inverted',
+     'host-status-disabled-is-down'],
+    # A 403 for every owner's show.
+    ['host-status-unknown-only-fatal'],
+    ['pending-status-from-2-106'],
+    # A soft-deleted cell0 record changes what a rebuild with a deleted
+    # port does: each alone.
+    ['rebuild-soft-deletes-cell0'],
+    ['rebuild-keeps-deleted-port'],
+    # The second burial checks every kept attribute (keypair, config
+    # drive, tags, user data): its mutants go with the mutants of the
+    # other profiles, away from those that drop one.
+    ['host-status-unknown-only-per-listing', 'reburial-drops-tags'],
+    ['host-status-unknown-only-inverted', 'rebuild-ignores-null-attributes'],
+    ['host-status-owner-target-user', 'reburial-forgets-networks'],
+    # Notifications (their own test class and bus) and networks "auto"
+    # (its own class, a project without networks).
+    ['notify-pending-no-instance-update', 'notify-build-error-says-error',
+     'notify-cell0-rebuild-new-event', 'bury-forgets-networks-auto'],
+]
+
+# Verified requirements without a mutant, each with the reason.  Keep it
+# (near) empty: a requirement no bug can fail is a requirement no test
+# checks.
+EXEMPT = {
+    # Its test runs on a cloud with use_pending_state = False only (the
+    # pending-off leg, where the wrong claim pending-on must fail); the
+    # mutants leg runs on the default cloud, where it skips.
+    'PEND-01': 'needs use_pending_state = False (pending-off leg); its '
+               'counter-proof there is expect_fail pending-on',
+    # Three independent guards each turn the race into a 409: the claim of
+    # the cell0 record (expected task state), the unique build request and
+    # the compare-and-swap of the instance mapping.  A one-edit mutant
+    # removes one of them and the others still hold.
+    # The server's ID is the UUID of every record the rebuild moves (the
+    # mapping, the build request, the request spec): a rebuild under
+    # another UUID is not a small bug, and its orphans would outlive the
+    # restore of nova on the shared cloud.
+    'RB-03': 'the ID is the key of every record the rebuild moves; a '
+             'rebuild under another UUID leaves orphans behind',
+    'RB-19': 'three independent guards each refuse the second rebuild; '
+             'a one-edit bug cannot make the race fail',
+}
+
+
+def batch_profile(names):
+    """The host_status policy profile a batch runs under.
+
+    The one its mutants need (at most one), else the default admin_only.
+    """
+    needed = {MUTANTS[n]['profile'] for n in names if MUTANTS[n].get(
+        'profile')}
+    if len(needed) > 1:
+        sys.exit('nova_mutant: %s need different profiles'
+                 % ' '.join(names))
+    return needed.pop() if needed else 'admin_only'
+
+
+def union_regex(names):
+    """One regex matching the tests of every mutant of ``names``."""
+    return '|'.join('(?:%s)' % MUTANTS[n]['tests'] for n in names)
+
+
+def test_results(stream):
+    """{test id: (status, failure text)} of a subunit v2 byte stream."""
+    import subunit
+    import testtools
+
+    results = {}
+
+    def record(test):
+        text = ''.join(
+            ''.join(content.iter_text())
+            for content in test['details'].values()
+            if content.content_type.type == 'text')
+        results[test['id']] = (test['status'], text)
+
+    case = testtools.StreamToDict(record)
+    case.startTestRun()
+    subunit.ByteStreamToStreamResult(stream, non_subunit_name='stdout').run(
+        case)
+    case.stopTestRun()
+    return results
+
+
+def verdict(name, results):
+    """(caught, why) of mutant ``name`` from the batch's test results.
+
+    Caught: at least one test of the mutant ran, every one of them failed,
+    and their failure text contains the mutant's message.
+    """
+    mutant = MUTANTS[name]
+    pattern = re.compile(mutant['tests'])
+    mine = {t: r for t, r in results.items() if pattern.match(t)}
+    if not mine:
+        return False, 'none of its tests ran'
+    passed = sorted(t for t, (status, _) in mine.items() if status != 'fail')
+    if passed:
+        return False, 'not failed: %s (%s)' % (
+            ', '.join(t.split('.')[-1] for t in passed),
+            ', '.join(mine[t][0] for t in passed))
+    # pprint splits a long string of a list between two quoted parts.
+    text = re.sub(r'[\'"]\n\s*[\'"]', '',
+                  '\n'.join(t for _, t in mine.values()))
+    if mutant['message'] not in text:
+        return False, 'failed without saying %r' % mutant['message']
+    return True, 'caught'
+
+
+def verified_requirements():
+    """The ids of the catalogue's verified requirements, in its order."""
+    import yaml
+
+    path = os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), 'pending_tempest_plugin',
+        'conformance', 'requirements.yaml')
+    with open(path) as f:
+        data = yaml.safe_load(f)
+    return [r['id'] for r in data['requirements']
+            if r['status'] == 'verified']
+
+
+def kill_matrix(caught, partial=False):
+    """(rows, ok) of the kill matrix from {mutant: (caught, why)}.
+
+    One row (requirement, mutant, caught) per mutant of each verified
+    requirement, a row without mutant for an exempted or uncovered one.
+    ``ok`` is False when a mutant run was not caught or a verified
+    requirement has neither mutant nor exemption, or, unless ``partial``
+    (a run of some batches only), when a mutant did not run.
+    """
+    rows, ok = [], True
+    for rid in verified_requirements():
+        names = [n for n in MUTANTS if rid in MUTANTS[n]['requirements']]
+        if not names:
+            exempt = rid in EXEMPT
+            ok = ok and exempt
+            rows.append((rid, '-', 'exempt: %s' % EXEMPT[rid] if exempt
+                         else 'NO MUTANT'))
+        for name in names:
+            if name not in caught:
+                ok = ok and partial
+                rows.append((rid, name, 'not run here' if partial
+                             else 'NOT RUN'))
+            else:
+                rows.append((rid, name, 'yes' if caught[name][0]
+                             else 'NO: %s' % caught[name][1]))
+    return rows, ok
+
+
+def cmd_verdict(subunit_path, names, results_path):
+    """Decide each mutant of a batch; append the verdicts to results."""
+    with open(subunit_path, 'rb') as f:
+        results = test_results(f)
+    ok = True
+    with open(results_path, 'a') as out:
+        for name in names:
+            caught, why = verdict(name, results)
+            ok = ok and caught
+            print('-- mutant %s: %s' % (name, why))
+            out.write(json.dumps({'name': name, 'caught': caught,
+                                  'why': why}) + '\n')
+    return ok
+
+
+def cmd_matrix(results_path, out_dir, partial=False):
+    caught = {}
+    with open(results_path) as f:
+        for line in f:
+            entry = json.loads(line)
+            caught[entry['name']] = (entry['caught'], entry['why'])
+    rows, ok = kill_matrix(caught, partial)
+    width = max(len(r[1]) for r in rows)
+    lines = ['%-8s  %-*s  %s' % ('req', width, 'mutant', 'caught')]
+    lines += ['%-8s  %-*s  %s' % (rid, width, name, result)
+              for rid, name, result in rows]
+    text = '\n'.join(lines) + '\n'
+    print(text, end='')
+    with open(os.path.join(out_dir, 'kill-matrix.txt'), 'w') as f:
+        f.write(text)
+    with open(os.path.join(out_dir, 'kill-matrix.json'), 'w') as f:
+        json.dump([{'requirement': r, 'mutant': n, 'caught': c}
+                   for r, n, c in rows], f, indent=1)
+    return ok
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest='cmd', required=True)
     listing = sub.add_parser('list')
-    listing.add_argument('--grouped', action='store_true',
-                         help='in the order that needs the fewest restarts '
-                              'with apply --replace: by profile, then by '
-                              'the programs they restart')
+    listing.add_argument('--batches', action='store_true',
+                         help='one batch a line: its profile, then its '
+                              'mutants')
     show = sub.add_parser('show')
     show.add_argument('name', choices=sorted(MUTANTS))
     show.add_argument('field', choices=['tests', 'message', 'requirement',
-                                        'profile'])
+                                        'requirements', 'profile'])
+    tests = sub.add_parser('tests', help='the regex of the tests of every '
+                                         'mutant named')
+    tests.add_argument('names', nargs='+', choices=sorted(MUTANTS))
     apply = sub.add_parser('apply')
-    apply.add_argument('name')
+    apply.add_argument('names', nargs='+')
     apply.add_argument('--replace', action='store_true',
-                       help='in place of the applied mutant, if any')
+                       help='in place of the applied mutants, if any')
     sub.add_parser('restore')
+    judge = sub.add_parser('verdict', help='caught or not, per mutant of '
+                                           'a batch (needs python-subunit)')
+    judge.add_argument('--subunit', required=True)
+    judge.add_argument('--results', required=True,
+                       help='JSON lines file the verdicts are appended to')
+    judge.add_argument('names', nargs='+', choices=sorted(MUTANTS))
+    matrix = sub.add_parser('matrix', help='the kill matrix of the verdicts')
+    matrix.add_argument('--results', required=True)
+    matrix.add_argument('--out-dir', required=True)
+    matrix.add_argument('--partial', action='store_true',
+                        help='some batches only: a mutant not run is no '
+                             'failure')
     args = parser.parse_args()
     if args.cmd == 'list':
-        names = list(MUTANTS)
-        if args.grouped:
-            names.sort(key=lambda n: (MUTANTS[n].get('profile', ''),
-                                      sorted(MUTANTS[n]['programs'])))
-        for name in names:
-            print(name)
+        if args.batches:
+            for batch in BATCHES:
+                print(' '.join([batch_profile(batch)] + batch))
+        else:
+            for name in MUTANTS:
+                print(name)
     elif args.cmd == 'show':
         # profile: the host_status policy profile the cloud must run for
         # the tests to see the bug (empty: any).
-        print(MUTANTS[args.name].get(args.field, ''))
+        if args.field.startswith('requirement'):
+            print(', '.join(MUTANTS[args.name]['requirements']))
+        else:
+            print(MUTANTS[args.name].get(args.field, ''))
+    elif args.cmd == 'tests':
+        print(union_regex(args.names))
     elif args.cmd == 'apply':
-        cmd_apply(args.name, replace=args.replace)
+        cmd_apply(args.names, replace=args.replace)
+    elif args.cmd == 'verdict':
+        sys.exit(0 if cmd_verdict(args.subunit, args.names, args.results)
+                 else 1)
+    elif args.cmd == 'matrix':
+        sys.exit(0 if cmd_matrix(args.results, args.out_dir, args.partial)
+                 else 1)
     else:
         cmd_restore()
 

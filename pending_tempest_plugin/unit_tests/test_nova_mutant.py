@@ -37,7 +37,9 @@ class TestMutants(base.BaseTestCase):
         known = catalogue.load().by_id
         for name, mutant in nova_mutant.MUTANTS.items():
             self.assertNotEqual(mutant['old'], mutant['new'], name)
-            self.assertIn(mutant['requirement'], known, name)
+            self.assertTrue(mutant['requirements'], name)
+            for rid in mutant['requirements']:
+                self.assertIn(rid, known, name)
             self.assertTrue(mutant['tests'].startswith(
                 '^pending_tempest_plugin\\.tests\\.'), name)
             re.compile(mutant['tests'])
@@ -45,6 +47,131 @@ class TestMutants(base.BaseTestCase):
             self.assertTrue(mutant['programs'], name)
             self.assertIn(mutant.get('profile', 'admin_only'),
                           project_config.POLICY_PROFILES, name)
+
+
+def test_ids():
+    """The plugin's test ids as tempest names them, with requirements."""
+    tests, _ = catalogue.scan_tests()
+    return {'%s[id-%s]' % (t.name, t.idempotent_id): t.requirements
+            for t in tests}
+
+
+class TestKillMatrix(base.BaseTestCase):
+    """Every verified requirement has a mutant its tests must catch."""
+
+    def test_every_verified_requirement_has_a_mutant_or_a_reason(self):
+        covered = {rid for mutant in nova_mutant.MUTANTS.values()
+                   for rid in mutant['requirements']}
+        for req in catalogue.load().requirements:
+            if req.status != 'verified':
+                continue
+            if req.id in nova_mutant.EXEMPT:
+                self.assertNotIn(req.id, covered,
+                                 '%s has a mutant: drop its exemption'
+                                 % req.id)
+                self.assertGreater(len(nova_mutant.EXEMPT[req.id]), 20,
+                                   '%s: the exemption needs a reason'
+                                   % req.id)
+            else:
+                self.assertIn(req.id, covered,
+                              '%s is verified but has no mutant' % req.id)
+
+    def test_mutant_tests_declare_its_requirements(self):
+        tests = test_ids()
+        for name, mutant in nova_mutant.MUTANTS.items():
+            declared = set()
+            for test, reqs in tests.items():
+                if re.match(mutant['tests'], test):
+                    declared.update(reqs)
+            self.assertTrue(declared, '%s names no test' % name)
+            for rid in mutant['requirements']:
+                self.assertIn(rid, declared, '%s: none of its tests checks '
+                              '%s' % (name, rid))
+
+    def test_kill_matrix(self):
+        some = sorted(nova_mutant.MUTANTS)[0]
+        rid = nova_mutant.MUTANTS[some]['requirements'][0]
+        rows, ok = nova_mutant.kill_matrix({some: (False, 'not failed')})
+        self.assertFalse(ok)
+        self.assertIn((rid, some, 'NO: not failed'), rows)
+        caught = {name: (True, 'caught') for name in nova_mutant.MUTANTS}
+        rows, ok = nova_mutant.kill_matrix(caught)
+        self.assertTrue(ok)
+        self.assertIn((rid, some, 'yes'), rows)
+
+
+class TestBatches(base.BaseTestCase):
+
+    def test_every_mutant_in_one_batch(self):
+        names = [name for batch in nova_mutant.BATCHES for name in batch]
+        self.assertEqual(sorted(nova_mutant.MUTANTS), sorted(names))
+
+    def test_batch_tests_are_disjoint(self):
+        tests = test_ids()
+        for batch in nova_mutant.BATCHES:
+            seen = {}
+            for name in batch:
+                pattern = re.compile(nova_mutant.MUTANTS[name]['tests'])
+                for test in tests:
+                    if pattern.match(test):
+                        self.assertNotIn(test, seen, '%s and %s share %s' % (
+                            name, seen.get(test), test))
+                        seen[test] = name
+
+    def test_batch_needs_one_profile_at_most(self):
+        for batch in nova_mutant.BATCHES:
+            self.assertLessEqual(len({
+                nova_mutant.MUTANTS[name]['profile'] for name in batch
+                if nova_mutant.MUTANTS[name].get('profile')}), 1, batch)
+            self.assertIn(nova_mutant.batch_profile(batch),
+                          project_config.POLICY_PROFILES)
+
+    def test_batch_edits_do_not_overlap(self):
+        # Without the tree: texts of one file in one batch share no line.
+        for batch in nova_mutant.BATCHES:
+            for i, first in enumerate(batch):
+                for second in batch[i + 1:]:
+                    one = nova_mutant.MUTANTS[first]
+                    two = nova_mutant.MUTANTS[second]
+                    if one['file'] != two['file']:
+                        continue
+                    common = set(one['old'].splitlines()).intersection(
+                        two['old'].splitlines()) - {''}
+                    self.assertEqual(set(), common, '%s and %s' % (
+                        first, second))
+
+
+class TestVerdict(base.BaseTestCase):
+
+    NAME = 'rebuild-drops-tags'
+    TEST = ('pending_tempest_plugin.tests.api.compute.test_cell0_rebuild.'
+            'Cell0RebuildTest.test_rebuild_keeps_attributes[id-x]')
+
+    def test_caught(self):
+        message = nova_mutant.MUTANTS[self.NAME]['message']
+        results = {self.TEST: ('fail', 'AssertionError: ' + message),
+                   'other.test': ('success', '')}
+        self.assertEqual((True, 'caught'),
+                         nova_mutant.verdict(self.NAME, results))
+
+    def test_message_split_by_pprint(self):
+        message = nova_mutant.MUTANTS[self.NAME]['message']
+        for split in ("['%s'\n '%s']", '["%s"\n "%s"]'):
+            results = {self.TEST: ('fail', split % (message[:10],
+                                                    message[10:]))}
+            self.assertTrue(nova_mutant.verdict(self.NAME, results)[0])
+
+    def test_passed_or_other_failure_or_not_run(self):
+        self.assertEqual(
+            (False, 'not failed: test_rebuild_keeps_attributes[id-x] '
+                    '(success)'),
+            nova_mutant.verdict(self.NAME, {self.TEST: ('success', '')}))
+        caught, why = nova_mutant.verdict(
+            self.NAME, {self.TEST: ('fail', 'NoValidHost')})
+        self.assertFalse(caught)
+        self.assertIn('failed without saying', why)
+        self.assertEqual((False, 'none of its tests ran'),
+                         nova_mutant.verdict(self.NAME, {}))
 
 
 class TestApplyRestore(base.BaseTestCase):
@@ -76,6 +203,27 @@ class TestApplyRestore(base.BaseTestCase):
         nova_mutant.cmd_restore()
         self.assertEqual(self.original, self.read())
         self.assertIsNone(nova_mutant.applied())
+
+    def test_batch_in_one_file_then_restore(self):
+        self.original = ''.join(['x = 1\n', nova_mutant._COPY_LOOP,
+                                 nova_mutant._HOST_STATUS_LOOP])
+        with open(self.target, 'w') as f:
+            f.write(self.original)
+        nova_mutant.cmd_apply(['rebuild-drops-data-volumes',
+                               'host-status-first-server-only'])
+        text = self.read()
+        self.assertIn('b.boot_index == 0', text)
+        self.assertIn('            return host_statuses\n', text)
+        self.restart.assert_called_once_with(['nova-api'])
+        nova_mutant.cmd_restore()
+        self.assertEqual(self.original, self.read())
+
+    def test_overlapping_edits_refused(self):
+        exc = self.assertRaises(
+            SystemExit, nova_mutant.cmd_apply,
+            ['rebuild-drops-data-volumes', 'rebuild-image-root-not-a-volume'])
+        self.assertIn('change the same lines', str(exc))
+        self.assertEqual(self.original, self.read())
 
     def test_one_mutant_at_a_time(self):
         nova_mutant.cmd_apply('rebuild-drops-data-volumes')
