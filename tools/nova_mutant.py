@@ -681,7 +681,8 @@ MUTANTS = {
         'new': 'MIN_API_VERSION_PENDING_STATE = 76\n',
         'programs': ['nova-conductor'],
         'tests': _PENDING + 'test_pending_show_and_detail\\[',
-        'message': "status: expected 'PENDING', got 'ERROR'",
+        'message': 'expected status PENDING / vm_state pending, got ERROR '
+                   '/ error',
     },
     'pending-keeps-task-state': {
         'requirements': ['PEND-04'],
@@ -963,15 +964,15 @@ MUTANTS = {
     'rebuild-keeps-deleted-port': {
         'requirements': ['RB-20'],
         'what': 'the cell0 rebuild does not validate the requested ports '
-                'again: a deleted or taken port fails in the cell, not in '
-                'the API',
+                'again: a port taken by another server fails in the cell, '
+                'not in the API (a deleted port is still refused by a later '
+                'check, so only the taken port shows the bug)',
         'file': 'nova/compute/api.py',
         'old': "        if self._check_requested_networks(\n"
                + _VALIDATE_NETWORKS,
         'new': "",
         'programs': ['nova-api'],
-        'tests': _RACES + 'test_rebuild_refused_for_(deleted_port|port_in_'
-                          'use)\\[',
+        'tests': _RACES + 'test_rebuild_refused_for_port_in_use\\[',
         'message': 'expected a 4xx naming the port, got 202',
     },
     'unpin-drops-requested-networks': {
