@@ -27,12 +27,12 @@ found it, and the next test starts from a settled service.
 
 import shlex
 import subprocess
-import time
 
 from tempest import config
 from tempest.lib import exceptions as lib_exc
 
 from pending_tempest_plugin.common import microversions
+from pending_tempest_plugin.common import polling
 
 CONF = config.CONF
 BINARY = 'nova-compute'
@@ -87,16 +87,16 @@ class HostControl(object):
         """
         timeout = self.timeout or CONF.nova_conformance.service_state_timeout
         interval = self.interval or CONF.compute.build_interval
-        deadline = time.monotonic() + timeout
-        while True:
-            service = self.service(host)
-            actual = _state(service)
-            if all(actual[k] == v for k, v in expected.items()):
-                return service
-            if time.monotonic() >= deadline:
-                raise ServiceStateTimeout(host=host, expected=expected,
-                                          timeout=timeout, actual=actual)
-            time.sleep(interval)
+        return polling.poll(
+            lambda: self.service(host),
+            lambda service: all(_state(service)[k] == v
+                                for k, v in expected.items()),
+            timeout, interval,
+            what='%s on %s to %s' % (BINARY, host, expected),
+            describe=lambda service: str(_state(service)),
+            timed_out=lambda service: ServiceStateTimeout(
+                host=host, expected=expected, timeout=timeout,
+                actual=_state(service)))
 
     # -- changes -----------------------------------------------------------
 

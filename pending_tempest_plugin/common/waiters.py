@@ -20,10 +20,10 @@ either it is what the caller expects, or the wait fails naming the
 expected and the actual state.
 """
 
-import time
-
 from tempest import config
 from tempest.lib import exceptions as lib_exc
+
+from pending_tempest_plugin.common import polling
 
 CONF = config.CONF
 
@@ -71,20 +71,11 @@ def _expected(expected):
     return expected, '/'.join(sorted(expected))
 
 
-def _poll(fetch, done, timeout, interval, timed_out):
-    """Call ``fetch()`` until ``done(value)``; return that value.
-
-    ``done`` may raise to end the wait early (an unexpected terminal
-    state); past ``timeout`` seconds ``timed_out(value)`` is raised.
-    """
-    deadline = time.monotonic() + timeout
-    while True:
-        value = fetch()
-        if done(value):
-            return value
-        if time.monotonic() >= deadline:
-            raise timed_out(value)
-        time.sleep(interval)
+def _poll(fetch, done, timeout, interval, timed_out, what='wait',
+          describe_value=repr):
+    """:func:`polling.poll` with the waiter's own timeout exception."""
+    return polling.poll(fetch, done, timeout, interval, what=what,
+                        describe=describe_value, timed_out=timed_out)
 
 
 def _gone(show):
@@ -127,7 +118,9 @@ def wait_for_server_status(client, server_id, expected, terminal=TERMINAL,
         lambda: client.show_server(server_id)['server'], done, timeout,
         interval, lambda server: ServerStateTimeout(
             server_id=server_id, expected=wanted, timeout=timeout,
-            actual=describe(server)))
+            actual=describe(server)),
+        what='server %s to %s' % (server_id, wanted),
+        describe_value=describe)
 
 
 class ServerDeletionTimeout(lib_exc.TimeoutException):
@@ -145,7 +138,9 @@ def wait_for_server_deletion(client, server_id, timeout=None, interval=None):
     _poll(lambda: _gone(lambda: client.show_server(server_id)['server']),
           lambda server: server is None or server.get('status') == 'DELETED',
           timeout, interval, lambda server: ServerDeletionTimeout(
-              server_id=server_id, timeout=timeout, actual=describe(server)))
+              server_id=server_id, timeout=timeout, actual=describe(server)),
+          what='server %s deleted' % server_id,
+          describe_value=lambda s: 'gone' if s is None else describe(s))
 
 
 class UnexpectedVolumeState(lib_exc.TempestException):
@@ -184,7 +179,9 @@ def wait_for_volume_status(client, volume_id, expected, timeout=None,
         lambda: client.show_volume(volume_id)['volume'], done, timeout,
         interval, lambda volume: VolumeStateTimeout(
             volume_id=volume_id, expected=wanted, timeout=timeout,
-            actual=volume.get('status')))
+            actual=volume.get('status')),
+        what='volume %s to %s' % (volume_id, wanted),
+        describe_value=lambda v: v.get('status'))
 
 
 def wait_for_volume_deletion(client, volume_id, timeout=None,
@@ -195,7 +192,9 @@ def wait_for_volume_deletion(client, volume_id, timeout=None,
           lambda volume: volume is None, timeout, interval,
           lambda volume: VolumeStateTimeout(
               volume_id=volume_id, expected='deleted', timeout=timeout,
-              actual=volume.get('status')))
+              actual=volume.get('status')),
+          what='volume %s deleted' % volume_id,
+          describe_value=lambda v: 'gone' if v is None else v.get('status'))
 
 
 class NotificationTimeout(lib_exc.TimeoutException):
@@ -218,5 +217,7 @@ def wait_for_notification(fetch, match, server_id, expected, describe_seen,
     seen = _poll(fetch, lambda seen: any(match(n) for n in seen), timeout,
                  interval, lambda seen: NotificationTimeout(
                      expected=expected, server_id=server_id,
-                     timeout=timeout, seen=describe_seen(seen)))
+                     timeout=timeout, seen=describe_seen(seen)),
+                 what='%s about server %s' % (expected, server_id),
+                 describe_value=lambda seen: '%d notification(s)' % len(seen))
     return [n for n in seen if match(n)][0]

@@ -21,7 +21,6 @@ pure (unit tested in ``unit_tests/test_cell0_base.py``); ``Cell0Test``
 boots, buries, rebuilds and checks what is left after a delete.
 """
 
-import time
 
 from tempest import config
 from tempest.lib.common import api_version_request
@@ -32,6 +31,7 @@ from tempest.lib import exceptions as lib_exc
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import microversions
 from pending_tempest_plugin.common import novalidhost
+from pending_tempest_plugin.common import polling
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import base
 
@@ -445,8 +445,8 @@ class Cell0Test(base.ConformanceTest):
         placement allocations, ports.
         """
         timeout = timeout or CONF.compute.build_timeout
-        deadline = time.monotonic() + timeout
-        while True:
+
+        def fetch():
             problems = []
             try:
                 body = self.admin_servers.show_server(server_id)['server']
@@ -467,9 +467,16 @@ class Cell0Test(base.ConformanceTest):
                 if ports:
                     problems.append('ports left: %s'
                                     % [p['id'] for p in ports])
-            if not problems or time.monotonic() >= deadline:
-                return problems
-            time.sleep(CONF.compute.build_interval)
+            return problems
+
+        try:
+            return polling.poll(
+                fetch, lambda problems: not problems, timeout,
+                CONF.compute.build_interval,
+                what='leftovers of server %s' % server_id,
+                describe=lambda problems: '; '.join(problems) or 'none')
+        except polling.PollTimeout as exc:
+            return exc.value
 
     def create_network(self, **subnet_kwargs):
         """A network + subnet of the owner (deleted at test cleanup)."""

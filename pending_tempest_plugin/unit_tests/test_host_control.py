@@ -22,6 +22,7 @@ from tempest.lib import exceptions as lib_exc
 from tempest.lib.services.compute import base_compute_client
 
 from pending_tempest_plugin.common import host_control
+from pending_tempest_plugin.common import polling
 from pending_tempest_plugin.unit_tests import fakes
 
 
@@ -75,7 +76,7 @@ class HostControlTestCase(base.BaseTestCase):
         group.compute_command_timeout = 60
         group.service_state_timeout = 100
         self.conf.compute.build_interval = 5
-        self.clock = self.useFixture(fakes.FakeClock(host_control))
+        self.clock = self.useFixture(fakes.FakeClock(polling))
         self.test = fakes.CleanupRecorder()
         self.services = FakeServices()
         self.control = host_control.HostControl(

@@ -19,6 +19,7 @@ import fixtures
 from oslotest import base
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin.common import polling
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.unit_tests import fakes
 
@@ -38,7 +39,7 @@ class WaiterTestCase(base.BaseTestCase):
 
     def setUp(self):
         super().setUp()
-        self.clock = self.useFixture(fakes.FakeClock(waiters))
+        self.clock = self.useFixture(fakes.FakeClock(polling))
         self.conf = self.useFixture(
             fixtures.MockPatchObject(waiters, 'CONF')).mock
         self.conf.compute.build_timeout = 30
