@@ -46,6 +46,8 @@ SUBCOMMANDS = {
                   'a TLS endpoint with a private CA in front of a port'),
     'fixtures': ('pending_aio.fixtures', 'main',
                  'accounts, credentials and leaks the runner stage needs'),
+    'stage': ('pending_aio.stages', 'main',
+              'the small Python pieces of the bash stages of tools/'),
     'mutant': ('pending_aio.mutant', 'main',
                'misbehaving clouds: mutants of the reference nova'),
     'zuul-check': ('pending_aio.zuul_check', 'main',

@@ -26,6 +26,7 @@ from pending_aio import bench
 from pending_aio import checks
 from pending_aio import cli
 from pending_aio import cloud
+from pending_aio import stages
 from pending_tempest_plugin.unit_tests import fakes
 
 
@@ -174,3 +175,43 @@ class TestBench(fakes.FileTestCase):
         self.assertIn('package install    10.0 s', text)
         self.assertIn('ansible/other       3.5 s', text)
         self.assertIn('cpu busy 50%', text)
+
+
+class TestStages(fakes.FileTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.out = self.useFixture(fixtures.MockPatch(
+            'sys.stdout', io.StringIO())).mock
+
+    def test_leg(self):
+        claims = self.write('claims.yaml', 'pending_state_microversion: '
+                            '"2.105"\npending_state_enabled: false\n'
+                            'host_status_policy_profile: unknown_only\n')
+        self.assertEqual(0, stages.main(['leg', claims]))
+        stock = self.write('stock.yaml',
+                           'host_status_policy_profile: admin_only\n')
+        stages.main(['leg', stock])
+        self.assertEqual('reference-pending-off-unknown_only\n'
+                         'stock-pending-off-admin_only\n',
+                         self.out.getvalue())
+
+    def test_apt_packages_with_missing(self):
+        stages.main(['apt-packages-with-missing', os.path.join(
+            pending_aio.REPO, 'playbooks', 'group_vars', 'all.yaml')])
+        packages = json.loads(self.out.getvalue())['aio_apt_packages']
+        self.assertIn('aio-no-such-package', packages)
+        self.assertIn('mariadb-server', packages)
+
+    def test_member_run_with_an_admin_row_passing_fails(self):
+        report = self.write('report.json', json.dumps({'requirements': [
+            {'id': 'HS-16', 'outcome': 'pass', 'admin': False},
+            {'id': 'HS-01', 'outcome': 'needs admin', 'admin': True},
+            {'id': 'HS-02', 'outcome': 'pass', 'admin': True}]}))
+        exc = self.assertRaises(SystemExit, stages.main,
+                                ['runner-member', report])
+        self.assertIn("admin rows read pass: ['HS-02']", str(exc))
+
+    def test_usage(self):
+        self.assertRaises(SystemExit, stages.main, ['leg'])
+        self.assertRaises(SystemExit, stages.main, ['nope', 'x'])
