@@ -27,7 +27,7 @@ REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 
 
 def load_module(name, *parts):
-    """Import a script of the repository (tools/, playbooks/) by its path."""
+    """Import a script of playbooks/ by its path (it is no package)."""
     spec = importlib.util.spec_from_file_location(
         name, os.path.join(REPO, *parts))
     module = importlib.util.module_from_spec(spec)

@@ -11,7 +11,8 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""The nova mutants (tools/nova_mutant.py) without a cloud."""
+"""The nova mutants (pending_aio/mutant.py and the definitions beside the
+reference series, reference/nova/mutants/mutants.py) without a cloud."""
 
 import datetime
 import json
@@ -24,11 +25,11 @@ import tempfile
 import fixtures
 from oslotest import base
 
+from pending_aio import mutant as nova_mutant
 from pending_tempest_plugin import config as project_config
 from pending_tempest_plugin.conformance import catalogue
-from pending_tempest_plugin.unit_tests import fakes
 
-nova_mutant = fakes.load_module('nova_mutant', 'tools', 'nova_mutant.py')
+DEFS = nova_mutant.DEFINITIONS
 
 
 class TestMutants(base.BaseTestCase):
@@ -185,7 +186,7 @@ class TestApplyRestore(base.BaseTestCase):
                           'python3.11', 'site-packages')
         os.makedirs(os.path.join(sp, 'nova', 'compute', '__pycache__'))
         self.target = os.path.join(sp, 'nova', 'compute', 'api.py')
-        self.original = 'x = 1\n' + nova_mutant._COPY_LOOP + 'y = 2\n'
+        self.original = 'x = 1\n' + DEFS._COPY_LOOP + 'y = 2\n'
         with open(self.target, 'w') as f:
             f.write(self.original)
         self.useFixture(fixtures.MockPatch('builtins.print', autospec=True))
@@ -205,8 +206,8 @@ class TestApplyRestore(base.BaseTestCase):
         self.assertIsNone(nova_mutant.applied())
 
     def test_batch_in_one_file_then_restore(self):
-        self.original = ''.join(['x = 1\n', nova_mutant._COPY_LOOP,
-                                 nova_mutant._HOST_STATUS_LOOP])
+        self.original = ''.join(['x = 1\n', DEFS._COPY_LOOP,
+                                 DEFS._HOST_STATUS_LOOP])
         with open(self.target, 'w') as f:
             f.write(self.original)
         nova_mutant.cmd_apply(['rebuild-drops-data-volumes',

@@ -11,14 +11,13 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""tools/zuul_config_check.py on the real zuul.d/ and on broken copies.
+"""pending_aio/zuul_check.py on the real zuul.d/ and on broken copies.
 
 Standard library only: `tox -e py3` runs the name checks (Zuul is not
 installed there, the Zuul parser tests skip), `tox -e zuul-config` runs the
 whole module with zuul 14.3.0.
 """
 
-import importlib.util
 import os
 import shutil
 import tempfile
@@ -26,12 +25,11 @@ import unittest
 
 import yaml
 
+from pending_aio import data_file
+from pending_aio import zuul_check as zcc
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-_spec = importlib.util.spec_from_file_location(
-    'zuul_config_check', os.path.join(REPO, 'tools', 'zuul_config_check.py'))
-zcc = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(zcc)
 
 try:
     import zuul.configloader  # noqa: F401
@@ -68,7 +66,7 @@ class ZuulCopy(unittest.TestCase):
                                  'all.yaml'),
                     os.path.join(self.repo, 'playbooks', 'group_vars'))
         self.upstream = zcc.Upstream()
-        with open(os.path.join(REPO, 'tools', 'zuul-external.yaml')) as f:
+        with open(data_file('zuul-external.yaml')) as f:
             self.upstream.add_external(yaml.safe_load(f))
         self.upstream.add_tempest(TEMPEST)
 

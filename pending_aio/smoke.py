@@ -13,9 +13,10 @@
 #    under the License.
 """Smoke checks proving the embedded cloud is a real cloud.
 
-Run with the tools venv's python (openstacksdk, and python-openstackclient
-beside it) and OS_CLIENT_CONFIG_FILE pointing at .aio/clouds.yaml.  Checks
-1 to 4 go through the ``openstack`` command line, the commands an operator
+``python -m pending_aio smoke --supervisorctl PATH``, with the tools venv's
+python (openstacksdk, and python-openstackclient beside it) and
+OS_CLIENT_CONFIG_FILE pointing at .aio/clouds.yaml.  Checks 1 to 4 go
+through the ``openstack`` command line, the commands an operator
 types (``openstack --os-cloud aio-member server create ... --wait``,
 ``openstack --os-cloud aio-admin --os-compute-api-version 2.16 server
 show``); check 5 uses openstacksdk for its block device mapping:
@@ -43,25 +44,11 @@ import subprocess
 import sys
 import time
 
-import aio_client
+from pending_aio import checks
+from pending_aio import client
 
-
-def check(ok, message):
-    print('%s: %s' % ('ok' if ok else 'FAIL', message), flush=True)
-    if not ok:
-        sys.exit(1)
-
-
-def wait_for(what, predicate, timeout, interval=1.0):
-    deadline = time.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.time() > deadline:
-            check(False, 'timed out after %ds waiting for %s'
-                  % (timeout, what))
-        time.sleep(interval)
+check = checks.check
+wait_for = checks.wait_for
 
 
 OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
@@ -175,15 +162,16 @@ def volume_smoke(member, args):
     check(True, 'data volume deleted')
 
 
-def main():
-    parser = argparse.ArgumentParser()
+def main(argv=None):
+    checks.setup_logging()
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--supervisorctl', required=True)
     parser.add_argument('--network', default='aio-member-net')
     parser.add_argument('--flavor', default='aio.nano')
     parser.add_argument('--image', default='aio-tiny')
     parser.add_argument('--timeout', type=int, default=120)
     parser.add_argument('--unknown-within', type=int, default=45)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     servers = []
     try:
@@ -217,9 +205,6 @@ def main():
             for p in cli('aio-admin', 'port', 'list', '--device-id', s)]
     check(not left, 'servers deleted, no port left behind')
 
-    member = aio_client.connect('aio-member')
+    member = client.connect('aio-member')
     volume_smoke(member, args)
-
-
-if __name__ == '__main__':
-    main()
+    return 0

@@ -13,6 +13,8 @@
 #    under the License.
 """Check zuul.d/ without a running Zuul (`tox -e zuul-config`).
 
+``python -m pending_aio zuul-check [--cache DIR]``.
+
 1. Zuul's own parser (``zuul.configloader``: the ``JobParser``,
    ``ProjectTemplateParser``, ``ProjectParser`` and ``NodeSetParser`` a
    tenant's layout is built with, their voluptuous schemas included) reads
@@ -21,8 +23,8 @@
    the jobs a pipeline lists (never an abstract one), pipelines, playbooks
    and roles; job variables and devstack_localrc variables are set by
    Tempest's own zuul.d/ or read by its roles (from the Tempest sdist),
-   listed in tools/zuul-external.yaml with their upstream source, or read by
-   this repository's playbooks / devstack plugin.
+   listed in pending_aio/data/zuul-external.yaml with their upstream
+   source, or read by this repository's playbooks / devstack plugin.
 
 Part 2 needs no Zuul (``check``: the unit tests run it in `tox -e py3`).
 """
@@ -37,7 +39,9 @@ import tarfile
 
 import yaml
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import pending_aio
+
+REPO = pending_aio.REPO
 PLAYBOOK_ATTRS = ('pre-run', 'run', 'post-run', 'cleanup-run')
 VAR_ATTRS = ('vars', 'extra-vars')
 GROUP_VAR_ATTRS = ('group-vars', 'host-vars')
@@ -84,7 +88,7 @@ class Upstream(object):
         self.plugin_variables = set(plugin_variables)
 
     def add_external(self, ext):
-        """Add tools/zuul-external.yaml (name: {repo, path, commit})."""
+        """Add zuul-external.yaml (name: {repo, path, commit})."""
         self.jobs |= set(ext.get('jobs') or {})
         self.nodesets |= set(ext.get('nodesets') or {})
         self.templates |= set(ext.get('project-templates') or {})
@@ -187,7 +191,8 @@ def check(stanzas, upstream, repo=REPO):
         parent = conf.get('parent')
         if parent and parent not in known_jobs:
             errors.append('%s: parent %s is defined nowhere (zuul.d/, '
-                          "Tempest's zuul.d/, tools/zuul-external.yaml)"
+                          "Tempest's zuul.d/, "
+                          'pending_aio/data/zuul-external.yaml)'
                           % (s.where(), parent))
         nodeset = conf.get('nodeset')
         if isinstance(nodeset, str) and nodeset not in nodesets:
@@ -212,7 +217,7 @@ def check(stanzas, upstream, repo=REPO):
                 errors.append(
                     '%s: %s variable %s is read by no playbook of ours, set '
                     "by no job of Tempest's zuul.d/ or read by its roles, "
-                    'and not in tools/zuul-external.yaml'
+                    'and not in pending_aio/data/zuul-external.yaml'
                     % (s.where(), where, var))
             for var in variables.get('devstack_localrc') or {}:
                 if var in upstream.localrc:
@@ -225,7 +230,8 @@ def check(stanzas, upstream, repo=REPO):
                     continue
                 errors.append(
                     '%s: %s devstack_localrc %s is devstack\'s nowhere we '
-                    'know (Tempest\'s zuul.d/, tools/zuul-external.yaml '
+                    'know (Tempest\'s zuul.d/, '
+                    'pending_aio/data/zuul-external.yaml '
                     'devstack-variables or plugin-variables)'
                     % (s.where(), where, var))
             extra = variables.get('pending_aio_extra_vars') or ''
@@ -351,7 +357,7 @@ def main(argv=None):
     parser.add_argument('--zuul-d', default=os.path.join(REPO, 'zuul.d'))
     parser.add_argument('--repo', default=REPO)
     parser.add_argument('--external',
-                        default=os.path.join(REPO, 'tools',
+                        default=os.path.join(REPO, 'pending_aio', 'data',
                                              'zuul-external.yaml'))
     parser.add_argument('--cache', default=os.path.join(REPO, '.tox',
                                                         'sdists'))
@@ -381,7 +387,3 @@ def main(argv=None):
           % (len(stanzas), os.path.relpath(args.zuul_d),
              os.path.basename(sdist), len(errors)))
     return 1 if errors else 0
-
-
-if __name__ == '__main__':
-    sys.exit(main())

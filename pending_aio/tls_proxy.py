@@ -1,3 +1,16 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
 """A TLS endpoint with a private CA in front of one of the cloud's ports.
 
 Used by tools/functional-runner to show that a cloud whose Keystone speaks
@@ -7,7 +20,7 @@ TLS with a certificate of a private CA is reached through clouds.yaml's
 plain HTTP on 127.0.0.1; only the authentication URL of the test's cloud
 entry goes through this endpoint.
 
-    python aio_tls_proxy.py DIR LISTEN_PORT TARGET_PORT
+    python -m pending_aio tls-proxy DIR LISTEN_PORT TARGET_PORT
 
 writes DIR/ca.pem (the CA the client must trust), then serves TLS on
 127.0.0.1:LISTEN_PORT, relaying every connection to 127.0.0.1:TARGET_PORT,
@@ -83,7 +96,7 @@ async def _pipe(reader, writer):
         writer.close()
 
 
-async def main(folder, listen, target):
+async def serve(folder, listen, target):
     context = make_certs(folder)
 
     async def relay(client_reader, client_writer):
@@ -103,5 +116,8 @@ async def main(folder, listen, target):
         await server.serve_forever()
 
 
-if __name__ == '__main__':
-    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
+def main(argv):
+    if len(argv) != 3:
+        sys.exit('usage: python -m pending_aio tls-proxy DIR LISTEN_PORT '
+                 'TARGET_PORT')
+    asyncio.run(serve(argv[0], int(argv[1]), int(argv[2])))

@@ -13,8 +13,9 @@
 #    under the License.
 """After a conformance run: the embedded cloud is exactly as seeded.
 
-Run with the tools venv's python (openstacksdk) and OS_CLIENT_CONFIG_FILE
-pointing at .aio/clouds.yaml.  Checks, as admin:
+``python -m pending_aio check-clean``, with the tools venv's python
+(openstacksdk) and OS_CLIENT_CONFIG_FILE pointing at .aio/clouds.yaml.
+Checks, as admin:
 
 - every nova-compute is enabled, up and not forced down (disruptive tests
   restored what they touched);
@@ -26,17 +27,15 @@ pointing at .aio/clouds.yaml.  Checks, as admin:
 Prints every leftover and exits 1 if there is any.
 """
 
-import sys
-
-import aio_client
+from pending_aio import client
 
 SEED_FLAVORS = {'aio.nano', 'aio.micro'}
 SEED_PROJECTS = {'admin', 'service', 'aio-member'}
 SEED_NETWORKS = {'aio-member-net', 'aio-external'}
 
 
-def main():
-    conn = aio_client.connect('aio-admin')
+def main(argv=None):
+    conn = client.connect('aio-admin')
     problems = []
     for svc in conn.compute.services(binary='nova-compute'):
         if (svc.status, svc.state, bool(svc.is_forced_down)) != (
@@ -82,7 +81,3 @@ def main():
         print('leftover: %s' % problem)
     print('clean: %s' % ('no' if problems else 'yes'))
     return 1 if problems else 0
-
-
-if __name__ == '__main__':
-    sys.exit(main())

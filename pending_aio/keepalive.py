@@ -46,7 +46,6 @@ unfinished probe.  Uses the cloud's catalogue and token from clouds.yaml
 import argparse
 import http.client
 import random
-import sys
 import threading
 import time
 import urllib.parse
@@ -144,7 +143,7 @@ class Probe(threading.Thread):
         return send, conn.close
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--cloud', default='aio-admin')
     parser.add_argument('--requests', type=int, default=160,
@@ -159,7 +158,7 @@ def main():
     parser.add_argument('--timeout', type=float, default=30.0,
                         help='seconds for one request (default 30)')
     parser.add_argument('--seed', type=int, default=None)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.requests < 1:
         parser.error('--requests must be at least 1')
 
@@ -205,7 +204,3 @@ def main():
     print('keepalive probe: %s: %d requests, %d failed'
           % ('FAIL' if bad else 'OK', total, failed))
     return 1 if bad else 0
-
-
-if __name__ == '__main__':
-    sys.exit(main())

@@ -1,0 +1,43 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The embedded reference cloud's control code: ``python -m pending_aio``.
+
+One command drives the embedded cloud and everything the project runs
+against it (``python -m pending_aio --help`` lists the subcommands).  This
+package lives beside the plugin, not in it: ``setup.cfg`` ships
+``pending_tempest_plugin`` only, so a cloud that installs the plugin never
+gets the embedded cloud's tools.  It runs from a checkout, with the
+checkout on ``sys.path`` (``tools/aio`` and ``tools/lib/stage.sh`` set
+``PYTHONPATH``): with the tox venv's python for ``up``, ``down``,
+``status``, ``rss``, ``constraints`` and ``zuul-check`` (standard library
+and PyYAML only), with the embedded cloud's tools venv
+(``$AIO_DIR/venvs/tools/bin/python``: openstacksdk, python-subunit) for
+the rest.  Importing the package imports nothing beyond the standard
+library; each subcommand imports what it needs.
+"""
+
+import os
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def aio_dir():
+    """The embedded cloud's state directory: $AIO_DIR, else .aio/."""
+    return os.environ.get('AIO_DIR') or os.path.join(REPO, '.aio')
+
+
+def data_file(name):
+    """A data file of the package (pending_aio/data/NAME)."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data',
+                        name)

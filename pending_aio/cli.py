@@ -1,0 +1,75 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""``python -m pending_aio SUBCOMMAND [ARGS...]``: the one command.
+
+Each subcommand is a function or a module's ``main(argv)``, imported only
+when it runs (the lifecycle runs where openstacksdk is not installed).
+``python -m pending_aio SUBCOMMAND --help`` says more about each.
+"""
+
+import importlib
+import sys
+
+# name: (module, function, what it does).
+SUBCOMMANDS = {
+    'up': ('pending_aio.cloud', 'up',
+           'bring the cloud up (idempotent; ansible-playbook)'),
+    'down': ('pending_aio.cloud', 'down',
+             'stop every process (--purge also wipes the data)'),
+    'status': ('pending_aio.cloud', 'status',
+               'each service and whether it answers'),
+    'rss': ('pending_aio.cloud', 'rss',
+            'the RSS of every supervised program'),
+    'constraints': ('pending_aio.cloud', 'constraints',
+                    'regenerate playbooks/files/constraints/ from the '
+                    'running cloud'),
+    'bench': ('pending_aio.bench', 'main',
+              'the phases of timed `up` runs (tools/bench-aio)'),
+    'smoke': ('pending_aio.smoke', 'main',
+              'smoke checks: the cloud is a real cloud'),
+    'check-clean': ('pending_aio.clean', 'main',
+                    'nothing left behind, every compute restored'),
+    'keepalive-probe': ('pending_aio.keepalive', 'main',
+                        'dropped reused connections on every endpoint'),
+    'tls-proxy': ('pending_aio.tls_proxy', 'main',
+                  'a TLS endpoint with a private CA in front of a port'),
+    'fixtures': ('pending_aio.fixtures', 'main',
+                 'accounts, credentials and leaks the runner stage needs'),
+    'stage': ('pending_aio.stages', 'main',
+              'the small Python pieces of the bash stages of tools/'),
+    'mutant': ('pending_aio.mutant', 'main',
+               'misbehaving clouds: mutants of the reference nova'),
+    'zuul-check': ('pending_aio.zuul_check', 'main',
+                   'zuul.d/ through Zuul\'s parser, every name resolved'),
+}
+
+
+def usage(out):
+    out.write('usage: python -m pending_aio SUBCOMMAND [ARGS...]\n\n')
+    for name, (_, _, what) in SUBCOMMANDS.items():
+        out.write('  %-16s %s\n' % (name, what))
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ('-h', '--help'):
+        usage(sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    if argv[0] not in SUBCOMMANDS:
+        sys.stderr.write('pending_aio: no subcommand %r\n' % argv[0])
+        usage(sys.stderr)
+        return 2
+    module, function, _ = SUBCOMMANDS[argv[0]]
+    sys.argv[0] = 'pending_aio %s' % argv[0]
+    return getattr(importlib.import_module(module), function)(argv[1:])

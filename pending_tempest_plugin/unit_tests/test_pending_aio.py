@@ -1,0 +1,217 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The embedded cloud's command (pending_aio) without a cloud."""
+
+import importlib
+import io
+import json
+import os
+
+import fixtures
+from oslotest import base
+
+import pending_aio
+from pending_aio import bench
+from pending_aio import checks
+from pending_aio import cli
+from pending_aio import cloud
+from pending_aio import stages
+from pending_tempest_plugin.unit_tests import fakes
+
+
+class Exec(Exception):
+    """Raised by the stand-in of os.execvpe: what would have run."""
+
+
+class TestCloud(fakes.FileTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.EnvironmentVariable('AIO_DIR', self.tmp))
+        self.useFixture(fixtures.EnvironmentVariable('ANSIBLE_CONFIG'))
+        self.useFixture(fixtures.EnvironmentVariable('AIO_BASE_VARS'))
+        self.useFixture(fixtures.EnvironmentVariable('AIO_EXTRA_VARS'))
+        self.useFixture(fixtures.EnvironmentVariable('PYTHONPATH'))
+
+        def execvpe(file, argv, env):
+            raise Exec(argv, dict(env))
+        self.useFixture(fixtures.MockPatchObject(cloud.os, 'execvpe',
+                                                 execvpe))
+
+    def test_up_passes_base_then_extra_vars_then_arguments(self):
+        os.environ['AIO_BASE_VARS'] = 'a=1  b=2'
+        os.environ['AIO_EXTRA_VARS'] = 'a=3'
+        os.environ['PYTHONPATH'] = pending_aio.REPO + os.pathsep + '/x'
+        argv, env = self.assertRaises(Exec, cloud.up, ['-v']).args
+        self.assertEqual(
+            ['ansible-playbook',
+             os.path.join(pending_aio.REPO, 'playbooks', 'aio.yaml'),
+             '-e', 'a=1', '-e', 'b=2', '-e', 'a=3', '-v'], argv)
+        self.assertEqual(os.path.join(pending_aio.REPO, 'playbooks',
+                                      'ansible.cfg'), env['ANSIBLE_CONFIG'])
+        self.assertEqual(self.tmp, env['AIO_DIR'])
+        # The checkout is on PYTHONPATH for python -m pending_aio only.
+        self.assertEqual('/x', env['PYTHONPATH'])
+
+    def test_down_and_status_without_a_cloud(self):
+        self.useFixture(fixtures.MockPatch('builtins.print'))
+        self.assertEqual(0, cloud.down([]))
+        self.assertEqual(3, cloud.status([]))
+
+    def test_down_refuses_an_unknown_argument(self):
+        self.useFixture(fixtures.MockPatch('sys.stderr', io.StringIO()))
+        self.assertEqual(2, cloud.down(['--force']))
+
+    def _aio_env(self):
+        checks_json = json.dumps({'keystone': {'port': 5000}})
+        self.write('state/aio.env',
+                   '# written by up\n'
+                   'AIO_SUP_ARGS="--conf /c --ctl /ctl"\n'
+                   'AIO_NETNS="ns1 ns2"\n'
+                   "AIO_STATUS_CHECKS='%s'\n" % checks_json)
+        return checks_json
+
+    def test_down_calls_aioctl_with_the_state_of_the_last_up(self):
+        self._aio_env()
+        argv, _ = self.assertRaises(Exec, cloud.down, ['--purge']).args
+        self.assertEqual(
+            ['python3', cloud.AIOCTL, 'down', '--conf', '/c', '--ctl',
+             '/ctl', '--aio-dir', self.tmp, '--netns', 'ns1', '--netns',
+             'ns2', '--purge'], argv)
+
+    def test_status_calls_aioctl_with_its_checks(self):
+        checks_json = self._aio_env()
+        argv, _ = self.assertRaises(Exec, cloud.status, []).args
+        self.assertEqual(
+            ['python3', cloud.AIOCTL, 'status', '--conf', '/c', '--ctl',
+             '/ctl', '--checks', checks_json], argv)
+
+
+class TestCli(base.BaseTestCase):
+
+    def test_unknown_subcommand_and_help(self):
+        err = self.useFixture(fixtures.MockPatch('sys.stderr',
+                                                 io.StringIO())).mock
+        self.assertEqual(2, cli.main(['nope']))
+        self.assertIn("no subcommand 'nope'", err.getvalue())
+        self.assertEqual(2, cli.main([]))
+        out = self.useFixture(fixtures.MockPatch('sys.stdout',
+                                                 io.StringIO())).mock
+        self.assertEqual(0, cli.main(['--help']))
+        for name in cli.SUBCOMMANDS:
+            self.assertIn('  %s ' % name, out.getvalue())
+
+    def test_every_subcommand_names_a_function(self):
+        # Those the unit tests' venv can import (no openstacksdk needed).
+        for name, (module, function, _) in cli.SUBCOMMANDS.items():
+            if module in ('pending_aio.cloud', 'pending_aio.bench',
+                          'pending_aio.mutant'):
+                self.assertTrue(callable(getattr(
+                    importlib.import_module(module), function)), name)
+            path = os.path.join(pending_aio.REPO,
+                                *module.split('.')) + '.py'
+            self.assertTrue(os.path.isfile(path), name)
+
+    def test_dispatch(self):
+        called = []
+        self.useFixture(fixtures.MockPatchObject(
+            cloud, 'rss', lambda argv: called.append(argv) or 0))
+        self.assertEqual(0, cli.main(['rss', 'x']))
+        self.assertEqual([['x']], called)
+
+
+class TestChecks(base.BaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.MockPatch('time.sleep'))
+        self.out = self.useFixture(fixtures.MockPatch(
+            'sys.stdout', io.StringIO())).mock
+
+    def test_wait_for_returns_the_value(self):
+        values = iter([None, 0, 'ready'])
+        self.assertEqual('ready', checks.wait_for(
+            'x', lambda: next(values), timeout=10, interval=0))
+
+    def test_wait_for_fails_the_check_at_the_timeout(self):
+        exc = self.assertRaises(SystemExit, checks.wait_for, 'the thing',
+                                lambda: False, timeout=0, interval=0)
+        self.assertEqual(1, exc.code)
+        self.assertIn('FAIL: timed out after 0s waiting for the thing',
+                      self.out.getvalue())
+
+    def test_wait_or_exit(self):
+        exc = self.assertRaises(SystemExit, checks.wait_or_exit, 'x',
+                                lambda: False, 0, 0, 'tool: gave up')
+        self.assertEqual('tool: gave up', exc.code)
+
+
+class TestBench(fakes.FileTestCase):
+
+    def test_phases(self):
+        self.write('cold.jsonl', '\n'.join(json.dumps(r) for r in [
+            {'task': 'packages | install', 'seconds': 10.0},
+            {'task': 'python | venv', 'seconds': 5.0},
+            {'task': 'seed | flavors', 'seconds': 1.5},
+            {'task': 'something else', 'seconds': 2.0}]) + '\n')
+        self.write('cold.wall', '100.0 120.0\n')
+        self.write('cold.cpu', '1000 1000\n1500 1500\n')
+        out = self.useFixture(fixtures.MockPatch(
+            'sys.stdout', io.StringIO())).mock
+        self.assertEqual(0, bench.main([self.tmp, 'cold']))
+        text = out.getvalue()
+        self.assertIn('cold up: 20.0 s wall', text)
+        self.assertIn('package install    10.0 s', text)
+        self.assertIn('ansible/other       3.5 s', text)
+        self.assertIn('cpu busy 50%', text)
+
+
+class TestStages(fakes.FileTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.out = self.useFixture(fixtures.MockPatch(
+            'sys.stdout', io.StringIO())).mock
+
+    def test_leg(self):
+        claims = self.write('claims.yaml', 'pending_state_microversion: '
+                            '"2.105"\npending_state_enabled: false\n'
+                            'host_status_policy_profile: unknown_only\n')
+        self.assertEqual(0, stages.main(['leg', claims]))
+        stock = self.write('stock.yaml',
+                           'host_status_policy_profile: admin_only\n')
+        stages.main(['leg', stock])
+        self.assertEqual('reference-pending-off-unknown_only\n'
+                         'stock-pending-off-admin_only\n',
+                         self.out.getvalue())
+
+    def test_apt_packages_with_missing(self):
+        stages.main(['apt-packages-with-missing', os.path.join(
+            pending_aio.REPO, 'playbooks', 'group_vars', 'all.yaml')])
+        packages = json.loads(self.out.getvalue())['aio_apt_packages']
+        self.assertIn('aio-no-such-package', packages)
+        self.assertIn('mariadb-server', packages)
+
+    def test_member_run_with_an_admin_row_passing_fails(self):
+        report = self.write('report.json', json.dumps({'requirements': [
+            {'id': 'HS-16', 'outcome': 'pass', 'admin': False},
+            {'id': 'HS-01', 'outcome': 'needs admin', 'admin': True},
+            {'id': 'HS-02', 'outcome': 'pass', 'admin': True}]}))
+        exc = self.assertRaises(SystemExit, stages.main,
+                                ['runner-member', report])
+        self.assertIn("admin rows read pass: ['HS-02']", str(exc))
+
+    def test_usage(self):
+        self.assertRaises(SystemExit, stages.main, ['leg'])
+        self.assertRaises(SystemExit, stages.main, ['nope', 'x'])
