@@ -18,6 +18,7 @@ log file, check mode must change nothing, and a diff must never show a
 secret; these tests pin that without a cloud.
 """
 
+import ast
 import os
 import socket
 import stat
@@ -28,6 +29,7 @@ from unittest import mock
 
 import fixtures
 from oslotest import base
+import yaml
 
 sys.path.insert(0, os.path.join(
     os.path.dirname(__file__), '..', '..', 'playbooks', 'collections'))
@@ -383,3 +385,24 @@ class TestAioctl(AioProcTestCase):
             capture_output=True, text=True)
         self.assertEqual(3, proc.returncode, proc.stderr)
         self.assertIn('the embedded cloud is down', proc.stdout)
+
+
+class TestModuleDocs(base.BaseTestCase):
+    """Each module documents itself as ansible-doc reads it."""
+
+    def test_documentation_parses_and_names_the_module(self):
+        modules = os.path.join(
+            os.path.dirname(__file__), '..', '..', 'playbooks',
+            'collections', 'ansible_collections', 'pending', 'aio',
+            'plugins', 'modules')
+        names = sorted(f[:-3] for f in os.listdir(modules)
+                       if f.endswith('.py'))
+        self.assertIn('files', names)
+        for name in names:
+            with open(os.path.join(modules, name + '.py')) as f:
+                tree = ast.parse(f.read())
+            docs = {n.targets[0].id: yaml.safe_load(n.value.value)
+                    for n in tree.body if isinstance(n, ast.Assign)
+                    and n.targets[0].id in ('DOCUMENTATION', 'RETURN')}
+            self.assertEqual(name, docs['DOCUMENTATION']['module'])
+            self.assertTrue(docs['DOCUMENTATION']['short_description'])

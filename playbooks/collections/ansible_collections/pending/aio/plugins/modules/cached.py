@@ -21,7 +21,7 @@ description:
     output in I(file) under a hash of I(key), I(input) and the text of
     every C(.py) script in I(command). While the hash is unchanged, the
     stored output is returned and nothing runs.
-  - I(input) often holds passwords: it is C(no_log) and reaches the
+  - I(input) often holds passwords, so it is C(no_log) and reaches the
     command on standard input only.
   - The task is changed when the command ran and its last output line is
     C(CHANGED), or its last line is JSON whose C(changed) is true.

@@ -25,7 +25,7 @@ description:
   - Check mode reports the programs that would start or restart.
 options:
   supervisor:
-    description: {conf, ctl, daemon, pidfile} of the cloud's supervisord.
+    description: "{conf, ctl, daemon, pidfile} of the cloud's supervisord."
     type: dict
     required: true
   programs:
