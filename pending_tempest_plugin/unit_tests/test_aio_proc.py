@@ -114,7 +114,7 @@ class TestSteps(AioProcTestCase):
 
     def test_secret_goes_in_the_environment_not_the_command(self):
         step = dict(self.step('x', 'echo "$PW" > %s' % self.path('pw')),
-                    env={'PW': 's3cr3t'})
+                    env={'PW': 's3cr3t', 'PORT': 4369})
         aio_proc.run_steps([step])
         with open(self.path('pw')) as f:
             self.assertEqual('s3cr3t\n', f.read())

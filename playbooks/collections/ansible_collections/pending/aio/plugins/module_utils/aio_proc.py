@@ -211,6 +211,14 @@ def check_ports(ports, supervisor_pidfile):
 
 # -------------------------------------------------------------- steps ----
 
+def _environ(extra):
+    """This process's environment with ``extra`` (values as text), or None.
+    """
+    if not extra:
+        return None
+    return dict(os.environ, **{k: str(v) for k, v in extra.items()})
+
+
 def run_steps(steps, check=False):
     """Run bootstrap steps concurrently, each logging to its own file.
 
@@ -234,7 +242,7 @@ def run_steps(steps, check=False):
         log = open(step['log'], 'a')
         log.write('$ %s\n' % ' '.join(step['cmd']))
         log.flush()
-        env = dict(os.environ, **step['env']) if step.get('env') else None
+        env = _environ(step.get('env'))
         running.append((step, log, subprocess.Popen(
             step['cmd'], stdout=log, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, cwd=step.get('cwd'), env=env)))
@@ -295,7 +303,7 @@ def cached(path, key, command, data, env=None, check=False):
     if check:
         return True, stored or '', ''
     proc = subprocess.run(command, input=data, capture_output=True,
-                          env=dict(os.environ, **env) if env else None)
+                          env=_environ(env))
     output = proc.stdout.decode(errors='replace')
     errors = proc.stderr.decode(errors='replace')
     if proc.returncode:
@@ -564,7 +572,7 @@ def wait_until(command, timeout, name, log=None, env=None):
     :returns: the seconds waited.
     """
     start = time.monotonic()
-    env = dict(os.environ, **env) if env else None
+    env = _environ(env)
     poll(lambda: subprocess.call(command, shell=True, env=env,
                                  stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL) == 0,
