@@ -29,8 +29,9 @@
 ``runner-member REPORT_JSON``
     the member-only run: HS-16 passes, HS-01 needs admin, no admin row
     passes;
-``apt-packages-with-missing GROUP_VARS``
-    the ``-e`` JSON of aio_apt_packages plus a package no archive has
+``apt-packages-with-missing DEFAULTS``
+    the ``-e`` JSON of aio_apt_packages (the aio_packages role's defaults
+    file) plus a package no archive has
     (tools/functional-bad-input).
 
 A failed check prints ``functional-runner: ...`` and exits 1.

@@ -1,0 +1,79 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Ansible module: the cloud's directories and configuration files."""
+
+DOCUMENTATION = r'''
+module: files
+short_description: Write the cloud's directories and files in one run
+description:
+  - Creates missing directories (owned by I(owner) where given) and writes
+    each file whose content or mode differs, atomically.
+  - Check mode changes nothing; diff mode shows each file's change, except
+    the content of a file marked I(secret).
+options:
+  dirs:
+    description: "[{path, owner?}]"
+    type: list
+    elements: dict
+    default: []
+  files:
+    description: "[{path, content, mode? (default 0644)}]"
+    type: list
+    elements: dict
+    default: []
+  secret_files:
+    description: >-
+      Files that hold a secret, as I(files) (mode default 0600): the
+      argument is no_log and their content is in no diff.
+    type: list
+    elements: dict
+    default: []
+    no_log: true
+'''
+
+RETURN = r'''
+written: {description: Paths created or changed, type: list,
+          returned: always}
+'''
+
+from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_proc)
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            dirs=dict(type='list', elements='dict', default=[]),
+            files=dict(type='list', elements='dict', default=[]),
+            secret_files=dict(type='list', elements='dict', default=[],
+                              no_log=True)),
+        supports_check_mode=True)
+    p = module.params
+    secret = [dict({'mode': '0600'}, **dict(f, secret=True))
+              for f in p['secret_files']]
+    spec = {'dirs': p['dirs'], 'files': p['files'] + secret}
+    try:
+        did, diffs = aio_proc.write_files(spec, check=module.check_mode)
+    except (aio_proc.AioError, OSError, KeyError) as exc:
+        module.fail_json(msg=str(exc))
+    result = dict(changed=bool(did), written=did)
+    if module._diff:
+        result['diff'] = diffs
+    module.exit_json(**result)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,74 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Ansible module: supervised programs running and answering."""
+
+DOCUMENTATION = r'''
+module: programs
+short_description: Start or restart supervised programs; wait for them
+description:
+  - Applies supervisord's configuration (update), starts every program of
+    I(programs) that is not running and restarts one whose command line or
+    configuration files changed since it last answered (its fingerprint,
+    kept in I(state_dir)); then waits until each answers on its URL or port.
+  - A program that dies fails the task at once with its log's tail.
+  - Check mode reports the programs that would start or restart.
+options:
+  supervisor:
+    description: "{conf, ctl, daemon, pidfile} of the cloud's supervisord."
+    type: dict
+    required: true
+  programs:
+    description: "[{name, command, configs?, url? | port?}]"
+    type: list
+    elements: dict
+    required: true
+  state_dir: {description: Where fingerprints are kept, type: path,
+              required: true}
+  log_dir: {description: The programs' logs, type: path, required: true}
+  timeout: {description: Seconds to wait for them, type: int, default: 180}
+'''
+
+RETURN = r'''
+restarted: {description: Programs started or restarted, type: list,
+            returned: always}
+'''
+
+from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_proc)
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            supervisor=dict(type='dict', required=True),
+            programs=dict(type='list', elements='dict', required=True),
+            state_dir=dict(type='path', required=True),
+            log_dir=dict(type='path', required=True),
+            timeout=dict(type='int', default=180)),
+        supports_check_mode=True)
+    p = module.params
+    sup = aio_proc.Supervisor(**p['supervisor'])
+    try:
+        did = aio_proc.ensure(sup, p['programs'], p['state_dir'],
+                              p['log_dir'], p['timeout'],
+                              check=module.check_mode)
+    except aio_proc.AioError as exc:
+        module.fail_json(msg=str(exc))
+    module.exit_json(changed=bool(did), restarted=did)
+
+
+if __name__ == '__main__':
+    main()
