@@ -198,7 +198,8 @@ class TestStages(fakes.FileTestCase):
 
     def test_apt_packages_with_missing(self):
         stages.main(['apt-packages-with-missing', os.path.join(
-            pending_aio.REPO, 'playbooks', 'group_vars', 'all.yaml')])
+            pending_aio.REPO, 'playbooks', 'roles', 'aio_packages', 'defaults',
+            'main.yaml')])
         packages = json.loads(self.out.getvalue())['aio_apt_packages']
         self.assertIn('aio-no-such-package', packages)
         self.assertIn('mariadb-server', packages)

@@ -212,8 +212,7 @@ def check_ports(ports, supervisor_pidfile):
 # -------------------------------------------------------------- steps ----
 
 def _environ(extra):
-    """This process's environment with ``extra`` (values as text), or None.
-    """
+    """This process's environment with ``extra`` (values as text)."""
     if not extra:
         return None
     return dict(os.environ, **{k: str(v) for k, v in extra.items()})
