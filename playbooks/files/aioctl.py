@@ -510,7 +510,7 @@ def cmd_down(args):
             '%d (%s)' % (p, cmdline(p)[:80]) for p in left))
     if args.purge:
         for name in ('data', 'state', 'run', 'etc', 'tempest', 'wsgi',
-                     'clouds.yaml', 'openrc'):
+                     'clouds.yaml', 'openrc', 'claims.yaml'):
             path = os.path.join(args.aio_dir, name)
             if os.path.isdir(path):
                 shutil.rmtree(path)
