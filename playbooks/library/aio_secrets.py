@@ -116,8 +116,11 @@ def main():
             path=dict(type='path', required=True),
             names=dict(type='list', elements='str', required=True),
             existing_cloud=dict(type='bool', default=False),
-            legacy=dict(type='dict', default={}, no_log=True),
-            overrides=dict(type='dict', default={}, no_log=True),
+            # Not no_log: Ansible would then mask these values wherever they
+            # appear in the result, the returned secrets included.  The
+            # task that calls this module has no_log: true.
+            legacy=dict(type='dict', default={}, no_log=False),
+            overrides=dict(type='dict', default={}, no_log=False),
             length=dict(type='int', default=32),
         ),
         supports_check_mode=True)
