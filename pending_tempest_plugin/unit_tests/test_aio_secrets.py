@@ -18,12 +18,15 @@ every task that handles one is ``no_log``, and every file that holds one is
 written mode 0600.
 """
 
+import contextlib
 import glob
+import io
 import json
 import os
 import re
 import stat
 import string
+from unittest import mock
 
 import fixtures
 from oslotest import base
@@ -33,6 +36,7 @@ from pending_tempest_plugin.unit_tests import fakes
 
 aio_secrets = fakes.load_module(
     'aio_secrets', 'playbooks', 'library', 'aio_secrets.py')
+aioctl = fakes.load_module('aioctl', 'playbooks', 'files', 'aioctl.py')
 
 PLAYBOOKS = os.path.join(fakes.REPO, 'playbooks')
 TEMPLATES = os.path.join(PLAYBOOKS, 'templates')
@@ -184,6 +188,33 @@ class FileModesTestCase(base.BaseTestCase):
                         self.assertEqual('0600', str(args.get('mode')),
                                          task.get('name'))
         self.assertGreaterEqual(checked, 1)   # claims.yaml
+
+
+class WriteFilesModesTestCase(base.BaseTestCase):
+
+    def write_files(self, spec):
+        out = io.StringIO()
+        with mock.patch('sys.stdin', io.StringIO(json.dumps(spec))), \
+                contextlib.redirect_stdout(out):
+            aioctl.main(['write-files'])
+        return out.getvalue()
+
+    def test_files_and_directories_get_their_modes(self):
+        tmp = self.useFixture(fixtures.TempDir()).path
+        spec = {'dirs': [{'path': tmp + '/data', 'mode': '0750'}],
+                'files': [{'path': tmp + '/data/x.conf', 'content': 'pw\n',
+                           'mode': '0600'}]}
+        self.assertIn('CHANGED', self.write_files(spec))
+        self.assertEqual(0o750, stat.S_IMODE(os.stat(tmp + '/data').st_mode))
+        self.assertEqual(0o600,
+                         stat.S_IMODE(os.stat(tmp + '/data/x.conf').st_mode))
+        self.assertNotIn('CHANGED', self.write_files(spec))
+        os.chmod(tmp + '/data', 0o755)
+        os.chmod(tmp + '/data/x.conf', 0o644)
+        self.assertIn('CHANGED', self.write_files(spec))
+        self.assertEqual(0o750, stat.S_IMODE(os.stat(tmp + '/data').st_mode))
+        self.assertEqual(0o600,
+                         stat.S_IMODE(os.stat(tmp + '/data/x.conf').st_mode))
 
 
 class FakeModule(object):

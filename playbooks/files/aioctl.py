@@ -256,7 +256,7 @@ def cmd_cached(args):
 def cmd_write_files(args):
     """Create directories and write files whose content differs.
 
-    Reads JSON from stdin: {"dirs": [{"path", "owner"?}],
+    Reads JSON from stdin: {"dirs": [{"path", "owner"?, "mode"?}],
     "files": [{"path", "content", "mode"?}]}.  One process for every
     configuration file of the cloud: far cheaper than one module run each.
     """
@@ -273,6 +273,10 @@ def cmd_write_files(args):
             if (st.st_uid, st.st_gid) != (pw.pw_uid, pw.pw_gid):
                 shutil.chown(d['path'], owner, owner)
                 did.append(d['path'])
+        mode = d.get('mode')
+        if mode and os.stat(d['path']).st_mode & 0o7777 != int(mode, 8):
+            os.chmod(d['path'], int(mode, 8))
+            did.append(d['path'])
     for f in spec.get('files', []):
         path, content = f['path'], f['content']
         mode = int(str(f.get('mode', '0644')), 8)
