@@ -322,9 +322,10 @@ def cached(path, key, command, data, env=None, check=False):
 def write_files(spec, check=False):
     """Create directories and write files whose content or mode differs.
 
-    ``spec``: {"dirs": [{"path", "owner"?}], "files": [{"path", "content",
-    "mode"?, "secret"?}]}.  One module run for every configuration file of
-    the cloud: far cheaper than one ``template`` task each.
+    ``spec``: {"dirs": [{"path", "owner"?, "mode"?}], "files": [{"path",
+    "content", "mode"?, "secret"?}]}.  One module run for every
+    configuration file of the cloud: far cheaper than one ``template`` task
+    each.
 
     :returns: ``(changed paths, diffs)``; a diff is Ansible's
               {before, after, before_header, after_header}; the content of
@@ -347,6 +348,12 @@ def write_files(spec, check=False):
                 if not check:
                     shutil.chown(d['path'], owner, owner)
                 did.append(d['path'])
+        mode = d.get('mode')
+        if (mode and os.path.isdir(d['path'])
+                and os.stat(d['path']).st_mode & 0o7777 != int(mode, 8)):
+            if not check:
+                os.chmod(d['path'], int(mode, 8))
+            did.append(d['path'])
     for f in spec.get('files', []):
         path, content = f['path'], f['content']
         mode = int(str(f.get('mode', '0644')), 8)
@@ -628,7 +635,7 @@ def down(sup, aio_dir, netns=(), purge=False):
             '%d (%s)' % (p, cmdline(p)[:80]) for p in left))
     if purge:
         for name in ('data', 'state', 'run', 'etc', 'tempest', 'wsgi',
-                     'clouds.yaml', 'openrc'):
+                     'clouds.yaml', 'openrc', 'claims.yaml'):
             path = os.path.join(aio_dir, name)
             if os.path.isdir(path):
                 shutil.rmtree(path)

@@ -23,7 +23,7 @@ description:
     the content of a file marked I(secret).
 options:
   dirs:
-    description: "[{path, owner?}]"
+    description: "[{path, owner?, mode?}]"
     type: list
     elements: dict
     default: []
