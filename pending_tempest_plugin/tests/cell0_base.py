@@ -247,8 +247,12 @@ class Cell0Test(base.ConformanceTest):
     # -- servers ------------------------------------------------------------
 
     def novalidhost_trigger(self):
-        """A private flavor no host can take (test cleanups undo it)."""
-        self.skip_unless(features.novalidhost())
+        """A private flavor no host can take (test cleanups undo it).
+
+        The class needs ``features.novalidhost`` (``features.pending_enabled``
+        and ``features.cell0_rebuild`` include it) in its
+        ``required_features``.
+        """
         trigger = novalidhost.NoValidHostTrigger(
             self, self.os_admin.flavors_client,
             self.os_admin.placement_client,
@@ -479,8 +483,10 @@ class Cell0Test(base.ConformanceTest):
             return exc.value
 
     def create_network(self, **subnet_kwargs):
-        """A network + subnet of the owner (deleted at test cleanup)."""
-        self.skip_unless(features.networks())
+        """A network + subnet of the owner (deleted at test cleanup).
+
+        The class needs ``features.networks`` in its ``required_features``.
+        """
         return self._create_network(self, **subnet_kwargs)
 
     @classmethod

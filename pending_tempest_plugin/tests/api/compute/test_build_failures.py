@@ -39,17 +39,23 @@ ERROR = ('ERROR', 'error')
 _ENDS = frozenset(('ERROR', 'PENDING', 'ACTIVE'))
 
 
-class BuildFailureTest(cell0_base.Cell0Test):
-    """A server whose build fails on every compute host."""
+class BuildFailureBase(cell0_base.Cell0Test):
+    """A server whose build fails on every compute host; no test."""
 
     def _failed_build(self, version):
         """Boot with the failing metadata; return the server once it ends."""
-        self.skip_unless(features.build_failure())
         key, value = CONF.nova_conformance.build_failure_metadata.split('=', 1)
         server = self.boot(CONF.compute.flavor_ref, metadata={key: value})
         with self.at(version):
             return waiters.wait_for_server_status(
                 self.admin_servers, server['id'], _ENDS, terminal=_ENDS)
+
+
+class BuildFailureTest(BuildFailureBase):
+    """use_pending_state on: such a build still ends in ERROR."""
+
+    required_features = (features.pending_enabled_any_trigger,
+                         features.build_failure)
 
     @decorators.idempotent_id('2f0c7d1e-7a59-4c4e-9f2b-5d3e8b6a1c04')
     @markers.requirements('PEND-03')
@@ -58,7 +64,6 @@ class BuildFailureTest(cell0_base.Cell0Test):
 
         At the PENDING microversion, as admin and as the owner.
         """
-        self.skip_unless(features.pending_enabled_any_trigger())
         self.require_microversions(self.pending_mv)
         body = self._failed_build(self.pending_mv)
         self.assert_state(body, ERROR, 'after its build failed on every '
@@ -70,6 +75,14 @@ class BuildFailureTest(cell0_base.Cell0Test):
                       'the owner at %s: expected status ERROR, got %s'
                       % (body['id'], self.pending_mv, shown.get('status')))
 
+
+class BuildFailureRebuildTest(BuildFailureBase):
+    """Such a server is not one the cell0 rebuild takes."""
+
+    required_features = (features.cell0_rebuild_microversion,
+                         features.build_failure)
+
+    @decorators.attr(type='negative')
     @decorators.idempotent_id('9b4e6a2c-3d1f-4f7e-8c5a-0e2d4b6f8a13')
     @markers.requirements('RB-12')
     def test_build_failure_not_rebuilt_from_cell0(self):
@@ -78,7 +91,6 @@ class BuildFailureTest(cell0_base.Cell0Test):
         At the cell0 rebuild microversion its rebuild is refused (409), and
         it stays as it was: ERROR, its fault, no rebuild action.
         """
-        self.skip_unless(features.cell0_rebuild_microversion())
         self.require_microversions(self.rebuild_mv)
         body = self._failed_build(self.rebuild_mv)
         self.assert_state(body, ERROR, 'after its build failed on every '

@@ -69,7 +69,10 @@ def _show(outcomes):
                      for code, status, detail in outcomes)
 
 
-class Cell0RebuildRacesTest(cell0_base.Cell0Test):
+class Cell0RebuildRacesBase(cell0_base.Cell0Test):
+    """What the race classes share; it has no test."""
+
+    required_features = (features.cell0_rebuild,)
 
     def _rebuild_outcome(self, server_id):
         """(HTTP status, server status, detail) of a rebuild as the owner."""
@@ -82,6 +85,10 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
                     str(getattr(e, 'resp_body', e))[:300])
         except Exception as e:   # a dropped connection, a timeout...
             return None, None, repr(e)[:300]
+
+
+class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
+    """Concurrent rebuilds, and the instance action a rebuild leaves."""
 
     def _together(self, server_id):
         """Two rebuilds released together from a barrier; their outcomes."""
@@ -140,19 +147,7 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
                 n, server['id'], p) for p in self.leftovers(server['id']))
         return problems
 
-    def _buried_with_own_port(self):
-        """(trigger, server, port): buried with a port the owner created.
-
-        The port is deleted at cleanup if it still exists.
-        """
-        self.skip_unless(features.cell0_rebuild())
-        network, _ = self.create_network()
-        port = self.create_port(network['id'])
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, version=self.rebuild_mv,
-                           networks=[{'port': port['id']}])
-        return trigger, server, port
-
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('05d9e704-36fc-44c6-b8e5-0db140b022b1')
     @markers.requirements('RB-19')
     def test_concurrent_rebuilds(self):
@@ -162,7 +157,6 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         attempt may not overlap); every server ends ACTIVE once, is listed
         once, is deleted and leaves nothing behind.
         """
-        self.skip_unless(features.cell0_rebuild())
         self.require_microversions(self.pending_mv, self.rebuild_mv)
         attempts = CONF.nova_conformance.concurrent_rebuild_attempts
         problems = []
@@ -175,6 +169,49 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
                          'Concurrent cell0 rebuilds (%d attempts): %d '
                          'problem(s)' % (attempts, len(problems)))
 
+    @decorators.idempotent_id('eae5c14d-30ef-4e34-af65-bbb2ea9f74e5')
+    @markers.requirements('RB-22')
+    def test_rebuild_recorded_as_instance_action(self):
+        """The cell0 rebuild is a ``rebuild`` instance action of the server.
+
+        Once the server is ACTIVE, with its events and none failed (the
+        cell0 ``create`` action goes with the hard-deleted cell0 record,
+        interp-instance-actions).
+        """
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, networks='none')
+        trigger.add_capacity()
+        self.rebuild_to_active(server['id'])
+        actions, events = self.instance_events(server['id'], 'rebuild')
+        self.assertIn('rebuild', actions,
+                      'Instance actions of server %s after its cell0 '
+                      'rebuild: expected rebuild, got %s' % (server['id'],
+                                                             actions))
+        failed = [e for e in events if e.get('result') == 'Error']
+        self.assertTrue(events and not failed,
+                        'Events of the rebuild action of server %s: expected '
+                        'at least one and none failed, got %s' % (
+                            server['id'], events))
+
+
+class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
+    """A requested port deleted or taken while the server waited."""
+
+    required_features = (features.cell0_rebuild, features.networks)
+
+    def _buried_with_own_port(self):
+        """(trigger, server, port): buried with a port the owner created.
+
+        The port is deleted at cleanup if it still exists.
+        """
+        network, _ = self.create_network()
+        port = self.create_port(network['id'])
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv,
+                           networks=[{'port': port['id']}])
+        return trigger, server, port
+
+    @decorators.attr(type='negative')
     @decorators.idempotent_id('e51b07b6-37c3-4ddc-89d7-3a9771ccbf57')
     @markers.requirements('RB-20')
     def test_rebuild_refused_for_deleted_port(self):
@@ -208,6 +245,7 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         waiters.wait_for_server_deletion(self.admin_servers, server['id'])
         self.assertEqual([], self.leftovers(server['id']))
 
+    @decorators.attr(type='negative')
     @decorators.idempotent_id('f2d5117d-1c25-418c-86b9-5b902a3547ed')
     @markers.requirements('RB-20')
     def test_rebuild_refused_for_port_in_use(self):
@@ -238,6 +276,13 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
                          'expected it still bound to server %s' % (
                              port['id'], server['id'], other['id']))
 
+
+class Cell0RebuildUnpinTest(Cell0RebuildRacesBase):
+    """An availability zone unpinned (2.104) before the rebuild."""
+
+    min_microversion = UNPIN_MICROVERSION
+    required_features = (features.cell0_rebuild, features.networks)
+
     @decorators.idempotent_id('b6c822b5-5da5-44fe-ab2b-6484b43a1c73')
     @markers.requirements('RB-21')
     def test_unpin_availability_zone_then_rebuild_keeps_networks(self):
@@ -246,8 +291,6 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         The owner has two networks and asked for the second, so a rebuild
         that lost the request cannot pass by picking the only network.
         """
-        self.skip_unless(features.cell0_rebuild())
-        self.skip_unless_microversion(UNPIN_MICROVERSION)
         self.create_network()
         network, _ = self.create_network()
         zones = [z['zoneName'] for z in
@@ -271,28 +314,3 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
             [network['id']], [p['network_id'] for p in ports],
             'Networks of the ports of server %s rebuilt after unpinning its '
             'zone: expected only the requested network' % server['id'])
-
-    @decorators.idempotent_id('eae5c14d-30ef-4e34-af65-bbb2ea9f74e5')
-    @markers.requirements('RB-22')
-    def test_rebuild_recorded_as_instance_action(self):
-        """The cell0 rebuild is a ``rebuild`` instance action of the server.
-
-        Once the server is ACTIVE, with its events and none failed (the
-        cell0 ``create`` action goes with the hard-deleted cell0 record,
-        interp-instance-actions).
-        """
-        self.skip_unless(features.cell0_rebuild())
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, networks='none')
-        trigger.add_capacity()
-        self.rebuild_to_active(server['id'])
-        actions, events = self.instance_events(server['id'], 'rebuild')
-        self.assertIn('rebuild', actions,
-                      'Instance actions of server %s after its cell0 '
-                      'rebuild: expected rebuild, got %s' % (server['id'],
-                                                             actions))
-        failed = [e for e in events if e.get('result') == 'Error']
-        self.assertTrue(events and not failed,
-                        'Events of the rebuild action of server %s: expected '
-                        'at least one and none failed, got %s' % (
-                            server['id'], events))

@@ -24,9 +24,11 @@ filtered and paged, and each server must carry its own host's status (or
 none, as the policy profile says).
 
 ``test_detail_listing_hosts_in_different_states`` disables the compute of
-one of the two hosts (one of ``[nova_conformance] disruptive_hosts``), so
-the class is ``serial`` like the disruptive class, and the compute is
-enabled again at cleanup.
+one of the two hosts (one of ``[nova_conformance] disruptive_hosts``) and
+``test_detail_listing_host_unknown`` stops it, each in a class of its own
+that needs it configured; every class is ``serial`` like the disruptive
+class (they move servers between hosts), and the compute is enabled or
+started again at cleanup.
 """
 
 from tempest import config
@@ -83,14 +85,14 @@ def spread_plan(hosts_of, computes, allowed):
     return target, moves
 
 
-@decorators.serial
-class HostStatusListingTest(base.ConformanceTest):
+class HostStatusListingBase(base.ConformanceTest):
+    """Servers of the owner on two hosts; it has no test."""
 
     min_microversion = HOST_STATUS_MICROVERSION
 
     @classmethod
     def skip_checks(cls):
-        super(HostStatusListingTest, cls).skip_checks()
+        super(HostStatusListingBase, cls).skip_checks()
         if CONF.compute.min_compute_nodes < 2:
             raise cls.skipException(
                 'Servers on several hosts: set [compute] min_compute_nodes '
@@ -98,7 +100,7 @@ class HostStatusListingTest(base.ConformanceTest):
 
     @classmethod
     def resource_setup(cls):
-        super(HostStatusListingTest, cls).resource_setup()
+        super(HostStatusListingBase, cls).resource_setup()
         cls.stem = data_utils.rand_name(name=cls.__name__,
                                         prefix=CONF.resource_name_prefix)
         created = [cls.create_server(name='%s-%d' % (cls.stem, i),
@@ -218,7 +220,10 @@ class HostStatusListingTest(base.ConformanceTest):
                             persona, states.get(host, ''), body, where))
         self.fail_visibility(problems)
 
-    # -- tests ----------------------------------------------------------
+
+@decorators.serial
+class HostStatusListingTest(HostStatusListingBase):
+    """Listings while both hosts are healthy."""
 
     @decorators.idempotent_id('23881427-a4c3-4d6c-bb54-74d52398f71a')
     @markers.requirements('HS-21', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
@@ -232,6 +237,14 @@ class HostStatusListingTest(base.ConformanceTest):
         self.check_listings(dict((h, 'UP') for h in self.placed.values()
                                  if h))
 
+
+@decorators.serial
+class HostStatusListingDisruptiveTest(HostStatusListingBase):
+    """Listings while the compute of one host is disabled."""
+
+    required_features = (features.disruptive,)
+
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('d2527ec6-cabd-47e3-a659-ec9b6509c926')
     @markers.requirements('HS-20', 'HS-08', 'HS-04', 'HS-14', 'HS-15',
                           'HS-16', 'HS-17')
@@ -241,13 +254,20 @@ class HostStatusListingTest(base.ConformanceTest):
         The compute of ``target`` (one of ``[nova_conformance]
         disruptive_hosts``) is disabled for the listings only.
         """
-        self.skip_unless(features.disruptive())
         hosts = self.host_control()
         hosts.disable(self.target)
         states = dict((h, 'UP') for h in self.placed.values() if h)
         states[self.target] = 'MAINTENANCE'
         self.check_listings(states)
 
+
+@decorators.serial
+class HostStatusListingStoppedComputeTest(HostStatusListingBase):
+    """Listings while the compute of one host is stopped."""
+
+    required_features = (features.stopped_compute,)
+
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('b1c8b80f-e73e-4c95-a08d-5dfd3182a359')
     @markers.requirements('HS-22', 'HS-06', 'HS-04', 'HS-14', 'HS-15',
                           'HS-16', 'HS-17')
@@ -259,7 +279,6 @@ class HostStatusListingTest(base.ConformanceTest):
         per-server part of the profile, which a listing of one server
         cannot check.
         """
-        self.skip_unless(features.disruptive(stop=True))
         hosts = self.host_control()
         hosts.stop(self.target)
         states = dict((h, 'UP') for h in self.placed.values() if h)

@@ -36,12 +36,8 @@ PENDING = ('PENDING', 'pending')
 ERROR = ('ERROR', 'error')
 
 
-class PendingStateTest(cell0_base.Cell0Test):
-
-    def _pending_server(self):
-        self.skip_unless(features.pending_enabled())
-        trigger = self.novalidhost_trigger()
-        return self.bury(trigger)
+class PendingStateBase(cell0_base.Cell0Test):
+    """What the PENDING classes share; it has no test."""
 
     def returned(self, server, personas, versions, problems):
         """(persona, version, where, label, body) of each view of ``server``.
@@ -58,6 +54,16 @@ class PendingStateTest(cell0_base.Cell0Test):
                         problems.append(label + 'server not returned')
                     else:
                         yield persona, version, where, label, body
+
+
+class PendingStateTest(PendingStateBase):
+    """use_pending_state on: NoValidHost gives PENDING."""
+
+    required_features = (features.pending_enabled,)
+
+    def _pending_server(self):
+        trigger = self.novalidhost_trigger()
+        return self.bury(trigger)
 
     @decorators.idempotent_id('d8ccdb8e-2c2c-4e41-99af-04e1c50ed7c4')
     @markers.requirements('PEND-02', 'PEND-04', 'PEND-05', 'PEND-07',
@@ -198,7 +204,6 @@ class PendingStateTest(cell0_base.Cell0Test):
     @markers.requirements('PEND-08', 'PEND-15')
     def test_owner_deletes_pending_server(self):
         """The owner deletes a PENDING server; quota usage is as before."""
-        self.skip_unless(features.pending_enabled())
         trigger = self.novalidhost_trigger()
         before = dict((r, self.usage(r)[1])
                       for r in ('instances', 'cores', 'ram'))
@@ -223,6 +228,15 @@ class PendingStateTest(cell0_base.Cell0Test):
                           % self.pending_mv)
         self.assertIsNone(body.get('OS-EXT-STS:task_state'))
 
+
+class PendingStateOffTest(PendingStateBase):
+    """use_pending_state off: NoValidHost gives ERROR.
+
+    Runs when [nova_conformance] pending_state_enabled = False.
+    """
+
+    required_features = (features.pending_disabled,)
+
     @decorators.idempotent_id('306aaba7-eccc-451e-bf22-803ffca34309')
     @markers.requirements('PEND-01')
     def test_option_off_error_at_every_microversion(self):
@@ -230,7 +244,6 @@ class PendingStateTest(cell0_base.Cell0Test):
 
         Runs when [nova_conformance] pending_state_enabled = False.
         """
-        self.skip_unless(features.pending_disabled())
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger)
         problems = []
