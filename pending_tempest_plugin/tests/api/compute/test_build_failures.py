@@ -26,6 +26,7 @@ from tempest import config
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import waiters
@@ -110,7 +111,7 @@ class BuildFailureRebuildTest(BuildFailureBase):
                                      response['server'].get('status')))
         after = self.show(body['id'], self.rebuild_mv)
         self.assert_state(after, ERROR, 'after its refused rebuild')
-        problems = cell0_base.differences(
+        problems = checks.differences(
             {'fault.message': fault},
             {'fault.message': (after.get('fault') or {}).get('message')},
             'after the refused rebuild: ')

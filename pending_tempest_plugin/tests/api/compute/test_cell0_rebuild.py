@@ -31,8 +31,10 @@ from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import microversions
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import cell0_base
 
@@ -114,7 +116,7 @@ class Cell0RebuildBase(cell0_base.Cell0Test):
                             'IP: expected [%r], got %s' % (
                                 when, expect['fixed_net'],
                                 expect['fixed_ip'], fixed))
-        shown = cell0_base.addresses_of(self.show(server_id))
+        shown = checks.addresses_of(self.show(server_id))
         wanted = sorted([expect['port_ip'], expect['fixed_ip']])
         if len(shown) != 3 or [a for a in wanted if a not in shown]:
             problems.append("%saddresses of server %s: expected 3, among "
@@ -184,7 +186,7 @@ class Cell0RebuildTest(Cell0RebuildBase):
                 problems.append('ports: expected none, got %s on networks '
                                 '%s' % ([p['id'] for p in ports],
                                         [p['network_id'] for p in ports]))
-        if cell0_base.addresses_of(body):
+        if checks.addresses_of(body):
             problems.append('addresses: expected none, got %s' %
                             body.get('addresses'))
         self.assertEqual([], problems, 'Server %s booted with networks '
@@ -255,8 +257,8 @@ class Cell0RebuildTest(Cell0RebuildBase):
         # config_drive as nova reports it for this server before the
         # rebuild ("True" for a requested config drive).
         expected['config_drive'] = before.get('config_drive')
-        problems = cell0_base.differences(expected, after,
-                                          'after the cell0 rebuild: ')
+        problems = checks.differences(expected, after,
+                                      'after the cell0 rebuild: ')
         if not before.get('config_drive'):
             problems.append('config_drive before the rebuild: expected a '
                             'config drive, got %r' %
@@ -292,8 +294,8 @@ class Cell0RebuildTest(Cell0RebuildBase):
             'OS-DCF:diskConfig': 'MANUAL',
         }
         hostname = None
-        if cell0_base.at_least(self.rebuild_mv,
-                               cell0_base.HOSTNAME_MICROVERSION):
+        if microversions.at_least(self.rebuild_mv,
+                                  microversions.HOSTNAME_MICROVERSION):
             hostname = data_utils.rand_name(name='cell0-host').lower()
             created['hostname'] = hostname
         tags = ['cell0-kept-a', 'cell0-kept-b']
@@ -320,9 +322,9 @@ class Cell0RebuildTest(Cell0RebuildBase):
                 'config_drive': before.get('config_drive')}
         if hostname:
             kept['OS-EXT-SRV-ATTR:hostname'] = hostname
-        problems = cell0_base.differences(
+        problems = checks.differences(
             applied, after, 'set by the cell0 rebuild request: ')
-        problems.extend(cell0_base.differences(
+        problems.extend(checks.differences(
             kept, after, 'not in the cell0 rebuild request, kept: '))
         problems.extend(self._tag_problems(
             after, tags, 'not in the cell0 rebuild request, kept: '))
@@ -332,8 +334,8 @@ class Cell0RebuildTest(Cell0RebuildBase):
                             'requested %s, got %s (created with %s)' % (
                                 image['id'], shown.get('id'),
                                 CONF.compute.image_ref))
-        elif cell0_base.at_least(self.rebuild_mv,
-                                 cell0_base.IMAGE_PROPERTIES_MICROVERSION):
+        elif microversions.at_least(
+                self.rebuild_mv, microversions.IMAGE_PROPERTIES_MICROVERSION):
             properties = shown.get('properties') or {}
             for key in sorted(marker):
                 if properties.get(key) != marker[key]:
@@ -401,7 +403,7 @@ class Cell0RebuildTest(Cell0RebuildBase):
                           'after a cell0 rebuild without capacity')
         second = self.show(server['id'], self.rebuild_mv)
         when = 'buried again by a rebuild without capacity: '
-        problems = cell0_base.differences(expected, second, when)
+        problems = checks.differences(expected, second, when)
         problems.extend(self._tag_problems(second, tags, when))
         if volume:
             held = [v['id'] for v in
@@ -422,7 +424,7 @@ class Cell0RebuildTest(Cell0RebuildBase):
         after = self.show(server['id'], self.rebuild_mv)
         expected['description'] = None
         when = 'rebuilt after the second burial: '
-        problems = cell0_base.differences(expected, after, when)
+        problems = checks.differences(expected, after, when)
         problems.extend(self._tag_problems(after, tags, when))
         if expect:
             problems.extend(self._network_problems(server['id'], expect,
@@ -471,8 +473,8 @@ class Cell0RebuildTest(Cell0RebuildBase):
             problems.append('the server was built on %s although the quota '
                             'did not allow it%s' % (
                                 body['OS-EXT-SRV-ATTR:host'], when))
-        overrun = cell0_base.quota_overrun(resource, limit, in_use_before,
-                                           in_use)
+        overrun = checks.quota_overrun(resource, limit, in_use_before,
+                                       in_use)
         if overrun:
             problems.append(overrun + when)
         if body['status'] != 'ERROR':
@@ -590,7 +592,7 @@ class Cell0RebuildMicroversionTest(Cell0RebuildBase):
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger)
         if self.rebuild_mv:
-            version = cell0_base.previous_microversion(self.rebuild_mv)
+            version = microversions.previous_microversion(self.rebuild_mv)
         else:
             version = CONF.compute.max_microversion
         trigger.add_capacity()
@@ -606,8 +608,8 @@ class Cell0RebuildMicroversionTest(Cell0RebuildBase):
                           server['id'], version, response.get('status')))
         after = self.show(server['id'])
         expected = dict((k, before.get(k, '<absent>'))
-                        for k in cell0_base.UNCHANGED_FIELDS)
-        self.assertEqual([], cell0_base.differences(
+                        for k in checks.UNCHANGED_FIELDS)
+        self.assertEqual([], checks.differences(
             expected, after, 'after the 409: '))
 
 
@@ -802,6 +804,6 @@ class Cell0RebuildAutoNetworkTest(Cell0RebuildBase):
             'project without networks, after the cell0 rebuild: networks of '
             "its ports, expected only the project's auto-allocated network"
             % server['id'])
-        self.assertTrue(cell0_base.addresses_of(body),
+        self.assertTrue(checks.addresses_of(body),
                         'Server %s booted with networks "auto": no address '
                         'after the cell0 rebuild' % server['id'])

@@ -26,6 +26,7 @@ from tempest import config
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import waiters
@@ -38,35 +39,6 @@ CONF = config.CONF
 ROUND = 4
 # Unpinning an availability zone (PUT /servers/{id}).
 UNPIN_MICROVERSION = '2.104'
-
-
-def judge_pair(outcomes):
-    """Problems of two simultaneous rebuilds of one buried server.
-
-    :param outcomes: two (HTTP status or None, response status or None,
-                     detail) tuples.
-    At most one cell0 rebuild may be accepted (202 with status BUILD); the
-    other must be refused with 409, or, if it came after the first had
-    already made the server live again, be an ordinary rebuild of the live
-    server (202 with status REBUILD).  The pair alone cannot tell "after"
-    from "during" for that second case; the end state (ACTIVE once, listed
-    once, nothing left after delete) is checked separately.
-    """
-    cell0 = [i for i, o in enumerate(outcomes)
-             if o[0] == 202 and o[1] == 'BUILD']
-    if len(cell0) != 1:
-        return ['expected exactly one cell0 rebuild accepted (202, BUILD), '
-                'got %s' % _show(outcomes)]
-    other = outcomes[1 - cell0[0]]
-    if other[0] == 409 or (other[0] == 202 and other[1] == 'REBUILD'):
-        return []
-    return ['the second request: expected 409 Conflict (or 202 REBUILD on '
-            'the live server), got %s' % _show([other])]
-
-
-def _show(outcomes):
-    return '; '.join('%s %s %s' % (code, status or '', detail or '')
-                     for code, status, detail in outcomes)
 
 
 class Cell0RebuildRacesBase(cell0_base.Cell0Test):
@@ -122,7 +94,7 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
         for n, server in enumerate(servers, first):
             label = 'attempt %d (server %s): ' % (n, server['id'])
             outcomes = self._together(server['id'])
-            problems.extend(label + p for p in judge_pair(outcomes))
+            problems.extend(label + p for p in checks.judge_pair(outcomes))
             try:
                 body = self.wait_status(server['id'], 'ACTIVE')
             except Exception as e:
@@ -232,7 +204,7 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
             code is not None and 400 <= code < 500 and port['id'] in detail,
             'Cell0 rebuild of server %s whose requested port %s was deleted: '
             'expected a 4xx naming the port, got %s' % (
-                server['id'], port['id'], _show([outcome])))
+                server['id'], port['id'], checks.describe_outcomes([outcome])))
         after = self.show(server['id'])
         self.assert_state(after, self.expected_buried(),
                           'after the refused rebuild')
@@ -267,7 +239,8 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
             code is not None and 400 <= code < 500 and port['id'] in detail,
             'Cell0 rebuild of server %s whose requested port %s is bound to '
             'server %s: expected a 4xx naming the port, got %s' % (
-                server['id'], port['id'], other['id'], _show([outcome])))
+                server['id'], port['id'], other['id'],
+                checks.describe_outcomes([outcome])))
         self.assert_state(self.show(server['id']), self.expected_buried(),
                           'after the refused rebuild')
         bound = ports.show_port(port['id'])['port']

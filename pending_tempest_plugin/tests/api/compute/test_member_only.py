@@ -25,8 +25,8 @@ from tempest.lib import decorators
 
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import microversions
 from pending_tempest_plugin.tests import base
-from pending_tempest_plugin.tests import cell0_base
 
 CONF = config.CONF
 
@@ -67,14 +67,14 @@ class MemberOnlyMicroversionTest(base.ConformanceTest):
         """The API's max microversion covers the configured ones."""
         pending_mv = CONF.nova_conformance.pending_state_microversion
         rebuild_mv = CONF.nova_conformance.cell0_rebuild_microversion
-        api_max = cell0_base.api_max_microversion(
+        api_max = microversions.api_max_microversion(
             self.os_primary.compute_versions_client)
         for option, version in (
                 ('pending_state_microversion', pending_mv),
                 ('cell0_rebuild_microversion', rebuild_mv)):
             if version:
                 self.assertTrue(
-                    cell0_base.at_least(api_max, version),
+                    microversions.at_least(api_max, version),
                     'Compute API max microversion: expected at least %s '
                     '([nova_conformance] %s), got %s' % (version, option,
                                                          api_max))

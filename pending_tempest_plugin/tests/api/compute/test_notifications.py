@@ -29,6 +29,7 @@ from tempest import config
 from tempest.lib.common.utils import data_utils
 from tempest.lib import decorators
 
+from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import notifications
@@ -156,15 +157,15 @@ class NotificationsTest(NotificationsBase):
         actual = {'priority': error.priority,
                   'state': notifications.field(error, 'state'),
                   'reason.exception': notifications.exception_name(error)}
-        problems.extend(cell0_base.differences(expected, actual,
-                                               BUILD_ERROR + ' '))
+        problems.extend(checks.differences(expected, actual,
+                                           BUILD_ERROR + ' '))
         message = notifications.field(error, 'reason', 'exception_message')
-        if cell0_base.NOVALIDHOST_FAULT_MESSAGE.lower() not in str(
+        if checks.NOVALIDHOST_FAULT_MESSAGE.lower() not in str(
                 message).lower():
             problems.append('%s reason.exception_message: expected it to '
                             'say %r, got %r' % (
                                 BUILD_ERROR,
-                                cell0_base.NOVALIDHOST_FAULT_MESSAGE,
+                                checks.NOVALIDHOST_FAULT_MESSAGE,
                                 message))
         ends = [n for n in self.about(server['id'])
                 if n.event_type == SELECT_END]

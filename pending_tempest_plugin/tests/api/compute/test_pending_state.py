@@ -25,8 +25,10 @@ from tempest import config
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import microversions
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import cell0_base
 
@@ -79,10 +81,10 @@ class PendingStateTest(PendingStateBase):
         for persona, _, _, label, body in self.returned(
                 server, ('admin', 'owner_member'), [self.pending_mv],
                 problems):
-            problems.extend(cell0_base.differences(
+            problems.extend(checks.differences(
                 {'status': 'PENDING'}, body, label))
             if persona == 'admin':
-                problems.extend(cell0_base.differences(
+                problems.extend(checks.differences(
                     {'OS-EXT-STS:vm_state': 'pending',
                      'OS-EXT-STS:task_state': None}, body, label))
             if 'progress' not in body:
@@ -91,12 +93,12 @@ class PendingStateTest(PendingStateBase):
                                 'no progress key')
         actions, events = self.instance_events(server['id'], 'create')
         failed = [e for e in events
-                  if e['event'] == cell0_base.SCHEDULE_EVENT]
+                  if e['event'] == checks.SCHEDULE_EVENT]
         if not failed or failed[0].get('result') != 'Error':
             problems.append(
                 'instance action create: expected a failed event %s, got '
                 'actions %s with events %s' % (
-                    cell0_base.SCHEDULE_EVENT, actions,
+                    checks.SCHEDULE_EVENT, actions,
                     [(e['event'], e.get('result')) for e in events]))
         self.assertEqual([], problems)
 
@@ -111,7 +113,7 @@ class PendingStateTest(PendingStateBase):
         microversion, where the server reads ERROR.
         """
         server = self._pending_server()
-        older = cell0_base.previous_microversion(self.pending_mv)
+        older = microversions.previous_microversion(self.pending_mv)
         problems = []
         faults = {}
         for persona, version, where, label, body in self.returned(
@@ -119,7 +121,7 @@ class PendingStateTest(PendingStateBase):
                 [v for v in (self.pending_mv, older) if v], problems):
             faults[(persona, where, version)] = body.get('fault')
             if version == self.pending_mv:
-                problems.extend(cell0_base.fault_problems(
+                problems.extend(checks.fault_problems(
                     body.get('fault'), label))
         for (persona, where, version), below in sorted(faults.items()):
             here = faults.get((persona, where, self.pending_mv))
@@ -136,9 +138,9 @@ class PendingStateTest(PendingStateBase):
     def test_pending_is_error_below_microversion(self):
         """Below the PENDING microversion: ERROR / error, show and detail."""
         server = self._pending_server()
-        older = cell0_base.previous_microversion(self.pending_mv)
+        older = microversions.previous_microversion(self.pending_mv)
         problems = []
-        versions = cell0_base.versions_to_check(
+        versions = microversions.versions_to_check(
             ['2.1', older], CONF.compute.min_microversion,
             CONF.compute.max_microversion)
         for persona, _, _, label, body in self.returned(
@@ -147,7 +149,7 @@ class PendingStateTest(PendingStateBase):
             if persona == 'admin':
                 expected['OS-EXT-STS:vm_state'] = 'error'
                 expected['OS-EXT-STS:task_state'] = None
-            problems.extend(cell0_base.differences(expected, body, label))
+            problems.extend(checks.differences(expected, body, label))
         self.assertEqual([], problems)
 
     def _listed(self, version, status):
@@ -171,7 +173,7 @@ class PendingStateTest(PendingStateBase):
         """
         server = self._pending_server()
         sid = server['id']
-        older = cell0_base.previous_microversion(self.pending_mv)
+        older = microversions.previous_microversion(self.pending_mv)
         problems = []
 
         def check(version, status, want):
@@ -193,8 +195,8 @@ class PendingStateTest(PendingStateBase):
         check(self.pending_mv, 'ERROR', False)
         if older:
             check(older, 'ERROR', True)
-            if cell0_base.at_least(older,
-                                   cell0_base.STATUS_FILTER_400_MICROVERSION):
+            if microversions.at_least(
+                    older, microversions.STATUS_FILTER_400_MICROVERSION):
                 check(older, 'PENDING', '400')
             else:
                 check(older, 'PENDING', False)
@@ -247,13 +249,13 @@ class PendingStateOffTest(PendingStateBase):
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger)
         problems = []
-        versions = cell0_base.versions_to_check(
+        versions = microversions.versions_to_check(
             ['2.1', '2.37', self.pending_mv, self.rebuild_mv,
              CONF.compute.max_microversion],
             CONF.compute.min_microversion, CONF.compute.max_microversion)
         for _, _, _, label, body in self.returned(server, ('admin',),
                                                   versions, problems):
-            problems.extend(cell0_base.differences(
+            problems.extend(checks.differences(
                 {'status': 'ERROR', 'OS-EXT-STS:vm_state': 'error'},
                 body, label))
         self.assertEqual([], problems)
