@@ -11,7 +11,9 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""Rebuild of servers buried in cell0 (enable-rebuild-for-instances-in-cell0).
+"""Rebuild of servers buried in cell0.
+
+The spec: *Enable Rebuild for Instances in cell0*.
 
 A server is buried with the reversible trait trigger; capacity "appears"
 when the trait is added to one compute provider (restored at cleanup).

@@ -16,7 +16,7 @@
 Two rebuild requests of one buried server at once, a requested port deleted
 while the server waited, an availability zone unpinned (2.104) before the
 rebuild, and the instance action the rebuild leaves
-(enable-rebuild-for-instances-in-cell0, interp-rebuild-claim,
+(*Enable Rebuild for Instances in cell0*; interp-rebuild-claim,
 interp-rebuild-network-validation, interp-requested-networks-sticky).
 """
 

@@ -11,7 +11,7 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""host_status (get-valid-server-state.rst) without disturbing the cloud.
+"""host_status (*Get valid server state*) without disturbing the cloud.
 
 UP and "" (no host), the absence of the key below 2.16, the 2.75 update and
 rebuild responses, and who sees what under the configured policy profile.

@@ -11,7 +11,7 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""The PENDING state (introduce-pending-vm-state.train.txt).
+"""The PENDING state (*Introduce Pending VM state*, the Train text).
 
 NoValidHost comes from the reversible trait trigger (a private flavor
 requiring a trait no provider has).  The PENDING tests run when
