@@ -379,14 +379,18 @@ class Cell0Test(base.ConformanceTest):
     @classmethod
     def _delete_network(cls, network_id):
         # Nova deletes the ports of a deleted server asynchronously.
-        def no_server_port():
+        def server_ports():
             ports = cls.os_admin.ports_client.list_ports(
                 network_id=network_id)['ports']
-            return not [p for p in ports
-                        if p['device_owner'].startswith('compute:')]
-        test_utils.call_until_true(no_server_port,
-                                   CONF.compute.build_timeout,
-                                   CONF.compute.build_interval)
+            return sorted(p['id'] for p in ports
+                          if p['device_owner'].startswith('compute:'))
+        try:
+            polling.poll(server_ports, lambda ports: not ports,
+                         CONF.compute.build_timeout,
+                         CONF.compute.build_interval,
+                         what='server ports on network %s' % network_id)
+        except polling.PollTimeout:
+            pass   # the delete below then fails: the network is in use
         test_utils.call_and_ignore_notfound_exc(
             cls.os_primary.networks_client.delete_network, network_id)
 

@@ -37,6 +37,7 @@ from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import microversions
+from pending_tempest_plugin.common import polling
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import cell0_base
 
@@ -155,11 +156,14 @@ class Cell0RebuildBase(cell0_base.Cell0Test):
         self.addCleanup(test_utils.call_and_ignore_notfound_exc,
                         images.delete_image, image['id'])
         images.store_image_file(image['id'], io.BytesIO(b'\0' * 1024))
-        if not test_utils.call_until_true(
-                lambda: images.show_image(image['id'])['status'] == 'active',
-                CONF.image.build_timeout, CONF.image.build_interval):
+        try:
+            polling.poll(lambda: images.show_image(image['id'])['status'],
+                         lambda status: status == 'active',
+                         CONF.image.build_timeout, CONF.image.build_interval,
+                         what='image %s' % image['id'], describe=str)
+        except polling.PollTimeout as exc:
             self.fail('Image %s of the test did not become active: %s' % (
-                image['id'], images.show_image(image['id'])['status']))
+                image['id'], exc.value))
         return image, marker
 
 
