@@ -40,6 +40,7 @@ from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import microversions
 from pending_tempest_plugin.common import novalidhost
+from pending_tempest_plugin.common import spread
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import base
 
@@ -48,41 +49,6 @@ CONF = config.CONF
 HOSTED_SERVERS = 3
 HOST_STATUS_MICROVERSION = '2.16'
 SERVICES_MICROVERSION = '2.53'
-
-
-def spread_plan(hosts_of, computes, allowed):
-    """The moves that put servers on two hosts, and the host to disturb.
-
-    :param hosts_of: server id -> host the scheduler chose (ordered).
-    :param computes: hosts of the enabled, up nova-compute services.
-    :param allowed: hosts a disruptive test may disable (None: any).
-    :returns: (target, moves): ``target`` is a host in ``allowed`` that
-              will hold at least one server, ``moves`` the (server id,
-              host) cold migrations that leave servers on ``target`` and
-              on another host.
-    :raises ValueError: when no such layout exists.
-    """
-    candidates = [h for h in computes if allowed is None or h in allowed]
-    if not candidates or len(computes) < 2:
-        raise ValueError(
-            'servers on two hosts, one of them in %s, need two enabled and '
-            'up computes; found %s' % (
-                'any host' if allowed is None else list(allowed),
-                list(computes) or 'none'))
-    used = [h for h in hosts_of.values() if h in candidates]
-    target = used[0] if used else candidates[0]
-    moves = []
-    placed = dict(hosts_of)
-    if target not in placed.values():
-        server = list(placed)[0]
-        moves.append((server, target))
-        placed[server] = target
-    if all(h == target for h in placed.values()):
-        other = [h for h in computes if h != target][0]
-        server = [s for s, h in placed.items() if h == target][-1]
-        moves.append((server, other))
-        placed[server] = other
-    return target, moves
 
 
 class HostStatusListingBase(base.ConformanceTest):
@@ -140,7 +106,8 @@ class HostStatusListingBase(base.ConformanceTest):
         if CONF.nova_conformance.disruptive_tests:
             allowed = CONF.nova_conformance.disruptive_hosts
         try:
-            cls.target, moves = spread_plan(hosts_of, computes, allowed)
+            cls.target, moves = spread.spread_plan(hosts_of, computes,
+                                                   allowed)
         except ValueError as e:
             raise lib_exc.InvalidConfiguration(
                 '%s ([compute] min_compute_nodes = %d)'
