@@ -29,6 +29,7 @@ from tempest.lib import exceptions as lib_exc
 from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import polling
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import cell0_base
 
@@ -38,18 +39,38 @@ ERROR = ('ERROR', 'error')
 # Every status a failed build can end in, right or wrong: a wrong one fails
 # the test naming it instead of waiting for the build timeout.
 _ENDS = frozenset(('ERROR', 'PENDING', 'ACTIVE'))
+# Seconds an ERROR server has to show the fault nova records after the state.
+FAULT_WAIT = 30
 
 
 class BuildFailureBase(cell0_base.Cell0Test):
     """A server whose build fails on every compute host; no test."""
 
     def _failed_build(self, version):
-        """Boot with the failing metadata; return the server once it ends."""
+        """Boot with the failing metadata; return the server once it ends.
+
+        An ERROR server is returned once it shows its fault too: nova saves
+        the ERROR state first and records the fault just after, so the
+        first ERROR body may lack it (FAULT_WAIT seconds at most).
+        """
         key, value = CONF.nova_conformance.build_failure_metadata.split('=', 1)
         server = self.boot(CONF.compute.flavor_ref, metadata={key: value})
         with self.at(version):
-            return waiters.wait_for_server_status(
+            body = waiters.wait_for_server_status(
                 self.admin_servers, server['id'], _ENDS, terminal=_ENDS)
+            if body.get('status') != 'ERROR' or body.get('fault'):
+                return body
+            try:
+                return polling.poll(
+                    lambda: self.admin_servers.show_server(
+                        server['id'])['server'],
+                    lambda shown: shown.get('fault'), FAULT_WAIT,
+                    CONF.compute.build_interval,
+                    what='fault of server %s' % server['id'],
+                    describe=lambda shown: 'fault %s' % bool(
+                        shown.get('fault')))
+            except polling.PollTimeout as exc:
+                return exc.value
 
 
 class BuildFailureTest(BuildFailureBase):
