@@ -125,6 +125,19 @@ def disruptive(stop=False, group=None):
     return None
 
 
+def stopped_compute(group=None):
+    """The test stops a compute (and starts it again)."""
+    return disruptive(stop=True, group=group)
+
+
+def new_microversion(group=None):
+    """The test needs the PENDING or the cell0 rebuild microversion."""
+    group = group or _group()
+    if group.cell0_rebuild_microversion:
+        return None
+    return pending_microversion(group)
+
+
 def build_failure(group=None):
     """The test needs a server whose build fails on every host."""
     group = group or _group()

@@ -90,7 +90,7 @@ def load(path=CATALOGUE_PATH):
         prefix = match.group('prefix') if match else None
         reqs.append(Requirement(
             id=str(entry['id']),
-            spec=specs.get(prefix, {}).get('file'),
+            spec=(specs.get(prefix) or {}).get('title'),
             section=entry['section'], text=entry['text'],
             admin=entry['admin'], disruptive=entry['disruptive'],
             status=entry['status'], tests=list(entry['tests'] or []),
@@ -102,7 +102,7 @@ def load(path=CATALOGUE_PATH):
 
 def validate(catalogue):
     """Problems of the catalogue on its own (no tests involved)."""
-    problems = []
+    problems = _validate_specs(catalogue.specs)
     seen = set()
     for req in catalogue.requirements:
         rid = req.id
@@ -139,6 +139,32 @@ def validate(catalogue):
         if stray:
             problems.append('%s: member_tests %s are not among its tests'
                             % (rid, ', '.join(stray)))
+    return problems
+
+
+def _validate_specs(specs):
+    """Each spec is named by its published title and where it is published.
+
+    ``title`` as the spec's own heading reads; ``link`` (and an optional
+    ``blueprint``) an http(s) address, never a path on someone's machine.
+    """
+    problems = []
+    for prefix, spec in sorted(specs.items()):
+        if not isinstance(spec, dict) or not str(
+                spec.get('title') or '').strip():
+            problems.append('spec %s: needs its published title' % prefix)
+            continue
+        for key in ('link', 'blueprint'):
+            value = spec.get(key)
+            if (value is not None or key == 'link') and not re.match(
+                    r'^https?://\S+$', str(value or '')):
+                problems.append('spec %s: %s must be the http(s) address '
+                                'where it is published, got %r'
+                                % (prefix, key, value))
+        unknown = sorted(set(spec) - {'title', 'link', 'blueprint'})
+        if unknown:
+            problems.append('spec %s: unknown key(s) %s'
+                            % (prefix, ', '.join(unknown)))
     return problems
 
 

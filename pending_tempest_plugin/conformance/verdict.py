@@ -23,6 +23,9 @@ The verdict fails (exit status 1) when
 * a requirement failed, or a test outside the catalogue failed;
 * a class-level fixture failed (``setUpClass``, ``tearDownClass``...): class
   errors carry no idempotent id, so every requirement of that class fails;
+  likewise a class that skips in ``skip_checks`` (what it needs is not
+  configured) leaves one ``setUpClass`` skip, which skips each of its tests
+  with that reason;
 * nothing was verified: an empty stream, or no requirement passed;
 * in ``certify`` mode, also when an applicable MUST requirement was skipped
   or not run (including one that needs admin or disruption the run did not
@@ -154,6 +157,30 @@ def _class_errors(records):
     return errors
 
 
+def _class_skips(records):
+    """[(owner, record)] of every class/module fixture that skipped.
+
+    A class whose ``skip_checks`` finds what it needs unconfigured skips
+    as a whole: subunit records one ``setUpClass (module.Class)`` skip
+    whose reason names the option, and no record per test.
+    """
+    skips = []
+    for rec in records:
+        match = FIXTURE_RE.match(rec.id)
+        if match and _STATUS.get(rec.status) == catalogue.SKIP:
+            skips.append((match.group('owner'), rec))
+    return skips
+
+
+def _tests_under(owner, tests_of_owner):
+    """idempotent ids of the tests of class (or module) ``owner``."""
+    found = set()
+    for name, uuids in tests_of_owner.items():
+        if name == owner or name.startswith(owner + '.'):
+            found.update(uuids)
+    return sorted(found)
+
+
 def _owner_of(test_name):
     """module.Class of a declared test's module.Class.method."""
     return test_name.rsplit('.', 1)[0]
@@ -174,12 +201,15 @@ def evaluate(cat, declared, records, claims, mode=EXPLORE, admin=True,
         raise ValueError('mode must be one of %s' % ', '.join(MODES))
     disruptive = bool(claims.get('disruptive_tests'))
     results = _by_uuid(records)
-    outcomes = catalogue.requirement_outcomes(
-        cat, {uuid: r for uuid, (r, _) in results.items()})
-    class_errors = _class_errors(records)
     tests_of_owner = collections.defaultdict(set)
     for test in declared:
         tests_of_owner[_owner_of(test.name)].add(test.idempotent_id)
+    for owner, rec in _class_skips(records):
+        for uuid in _tests_under(owner, tests_of_owner):
+            results.setdefault(uuid, (catalogue.SKIP, rec))
+    outcomes = catalogue.requirement_outcomes(
+        cat, {uuid: r for uuid, (r, _) in results.items()})
+    class_errors = _class_errors(records)
     broken = {}   # idempotent_id -> sentence naming the failed fixture
     for fixture, owner, rec in class_errors:
         for uuid in tests_of_owner.get(owner, ()):

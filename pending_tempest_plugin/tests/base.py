@@ -80,6 +80,13 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
     min_microversion = None
     max_microversion = 'latest'
 
+    # What the class needs of the configuration: functions of
+    # common/features.py, each returning None or the skip message naming
+    # the option to set.  ``skip_checks`` skips the whole class, before it
+    # creates anything, with the first message; a class whose tests need
+    # different things is split so that none of them skips in its body.
+    required_features = ()
+
     @classmethod
     def skip_checks(cls):
         super(ConformanceTest, cls).skip_checks()
@@ -94,6 +101,10 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
         api_version_utils.check_skip_with_microversion(
             cls.min_microversion, cls.max_microversion,
             CONF.compute.min_microversion, CONF.compute.max_microversion)
+        for needed in cls.required_features:
+            reason = needed()
+            if reason:
+                raise cls.skipException(reason)
 
     @classmethod
     def setup_credentials(cls):
@@ -144,17 +155,6 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
                 'spare account in the owner\'s' % owner)
 
     # -- configuration ------------------------------------------------------
-
-    def skip_unless(self, reason):
-        """Skip with ``reason`` (a features.* result) unless it is None."""
-        if reason:
-            raise self.skipException(reason)
-
-    @classmethod
-    def skip_unless_microversion(cls, version):
-        api_version_utils.check_skip_with_microversion(
-            version, 'latest', CONF.compute.min_microversion,
-            CONF.compute.max_microversion)
 
     @staticmethod
     def at(version):

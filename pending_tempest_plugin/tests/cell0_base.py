@@ -16,18 +16,16 @@
 A server "buried in cell0" is one whose scheduling failed with NoValidHost
 (the reversible trait trigger of ``common/novalidhost.py``): PENDING when
 ``[nova_conformance] pending_state_enabled`` says nova runs with
-``use_pending_state``, ERROR otherwise.  The module-level functions are
-pure (unit tested in ``unit_tests/test_cell0_base.py``); ``Cell0Test``
-boots, buries, rebuilds and checks what is left after a delete.
+``use_pending_state``, ERROR otherwise.  ``Cell0Test`` boots, buries,
+rebuilds and checks what is left after a delete; the pure checks it and
+its tests make are in ``common/checks.py`` and ``common/microversions.py``.
 """
-
-
 from tempest import config
-from tempest.lib.common import api_version_request
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import microversions
 from pending_tempest_plugin.common import novalidhost
@@ -37,155 +35,8 @@ from pending_tempest_plugin.tests import base
 
 CONF = config.CONF
 
-# Where the attributes the tests read appear in the API.
-USER_DATA_MICROVERSION = '2.3'       # OS-EXT-SRV-ATTR:user_data (admin)
-HOST_STATUS_MICROVERSION = '2.16'
-DESCRIPTION_MICROVERSION = '2.19'
-STATUS_FILTER_400_MICROVERSION = '2.38'   # unknown status: 400, not []
-TAGS_MICROVERSION = '2.52'           # tags at create
-HOSTNAME_MICROVERSION = '2.90'       # hostname at create and rebuild
-IMAGE_PROPERTIES_MICROVERSION = '2.98'   # image.properties of a server
-TRUSTED_CERTS_MICROVERSION = '2.63'
-
-# The conductor event that records the NoValidHost of a new server.
-SCHEDULE_EVENT = 'conductor_schedule_and_build_instances'
-
-# What nova's fault of a NoValidHost says (nova.exception.NoValidHost).
-NOVALIDHOST_FAULT_MESSAGE = 'No valid host was found'
-
-# Fields that a refused (409) rebuild must leave as they were.
-UNCHANGED_FIELDS = ('id', 'name', 'status', 'OS-EXT-STS:vm_state',
-                    'OS-EXT-STS:task_state', 'OS-EXT-SRV-ATTR:host',
-                    'image', 'flavor', 'metadata', 'updated')
-
-
 # Volume statuses of a volume a server holds (attached or reserved).
 HELD = ('in-use', 'reserved')
-
-
-def _version(version):
-    return api_version_request.APIVersionRequest(version)
-
-
-def at_least(version, minimum):
-    """Whether microversion ``version`` is ``minimum`` or later."""
-    return _version(version) >= _version(minimum)
-
-
-def api_max_microversion(versions_client):
-    """The maximum compute microversion the API advertises (any user)."""
-    versions = versions_client.list_versions()
-    found = [v.get('version') for v in versions['versions']
-             if v.get('version')]
-    return max(found, key=_version) if found else '2.0'
-
-
-def previous_microversion(version):
-    """The microversion just below ``version`` ('2.105' -> '2.104').
-
-    None for 2.1 and below: there is no older compute microversion.
-    """
-    parsed = _version(version)
-    if parsed.ver_major != 2 or parsed.ver_minor <= 1:
-        return None
-    return '2.%d' % (parsed.ver_minor - 1)
-
-
-def buried_state(pending_enabled):
-    """(status, vm_state) of a NoValidHost server at a new microversion."""
-    return ('PENDING', 'pending') if pending_enabled else ('ERROR', 'error')
-
-
-def shown_state(stored_vm_state, version, pending_microversion):
-    """(status, vm_state) a cell0 server shows at ``version``.
-
-    A PENDING server reads ERROR / error below the PENDING microversion
-    (interpretation.rst, interp-old-microversions).
-    """
-    if stored_vm_state == 'pending' and pending_microversion and at_least(
-            version, pending_microversion):
-        return ('PENDING', 'pending')
-    return ('ERROR', 'error')
-
-
-def versions_to_check(configured, api_min='2.1', api_max='latest'):
-    """Distinct microversions among ``configured`` within [min, max].
-
-    ``configured`` may contain None (unset options); the result is sorted.
-    """
-    found = {}
-    for version in configured:
-        if not version or version == 'latest':
-            continue
-        if not at_least(version, api_min):
-            continue
-        if api_max != 'latest' and not at_least(api_max, version):
-            continue
-        parsed = _version(version)
-        found[(parsed.ver_major, parsed.ver_minor)] = version
-    return [found[key] for key in sorted(found)]
-
-
-def differences(expected, actual, where=''):
-    """One 'key: expected X, got Y' sentence per key that differs."""
-    problems = []
-    for key in sorted(expected):
-        got = actual.get(key, '<absent>')
-        if got != expected[key]:
-            problems.append('%s%s: expected %r, got %r' % (
-                where, key, expected[key], got))
-    return problems
-
-
-def fault_problems(fault, where=''):
-    """One sentence per way ``fault`` is not the fault of a NoValidHost.
-
-    ``fault`` is the server's ``fault`` value (None when the key is
-    absent): a code, a message saying no valid host was found and the
-    time it was recorded, as nova shows it for an ERROR server.
-    """
-    wanted = ('the NoValidHost fault (code, created, message %r)'
-              % NOVALIDHOST_FAULT_MESSAGE)
-    if not isinstance(fault, dict):
-        return ['%sfault: expected %s, got %s' % (
-            where, wanted, 'no fault key' if fault is None else repr(fault))]
-    problems = []
-    if not isinstance(fault.get('code'), int):
-        problems.append('%sfault code: expected an integer, got %r' % (
-            where, fault.get('code', '<absent>')))
-    if not fault.get('created'):
-        problems.append('%sfault created: expected a time, got %r' % (
-            where, fault.get('created', '<absent>')))
-    message = fault.get('message')
-    if not isinstance(message, str) or (
-            NOVALIDHOST_FAULT_MESSAGE.lower() not in message.lower()):
-        problems.append('%sfault message: expected it to say %r, got %r' % (
-            where, NOVALIDHOST_FAULT_MESSAGE, message))
-    return problems
-
-
-def addresses_of(body):
-    """Every IP address the ``addresses`` of a server body show, sorted."""
-    return sorted(entry['addr']
-                  for entries in (body.get('addresses') or {}).values()
-                  for entry in entries)
-
-
-def quota_overrun(resource, limit, in_use_before, in_use_after):
-    """None unless usage grew beyond what the quota allowed.
-
-    Usage may stay above a limit that was lowered below it (it was already
-    there); it must not grow past ``max(limit, in_use_before)``.
-    """
-    if limit is None or limit < 0:
-        return None
-    allowed = max(limit, in_use_before)
-    if in_use_after > allowed:
-        return ('%s usage is %d after the rebuild, over the quota (limit '
-                '%d, usage before the rebuild %d): the server was built '
-                'although the quota did not allow it' % (
-                    resource, in_use_after, limit, in_use_before))
-    return None
 
 
 class Cell0Test(base.ConformanceTest):
@@ -231,7 +82,7 @@ class Cell0Test(base.ConformanceTest):
     def api_max_microversion(cls):
         """The maximum compute microversion the API advertises."""
         if cls._api_max is None:
-            cls._api_max = api_max_microversion(
+            cls._api_max = microversions.api_max_microversion(
                 cls.os_primary.compute_versions_client)
         return cls._api_max
 
@@ -239,7 +90,7 @@ class Cell0Test(base.ConformanceTest):
         """Fail (not error) if the API lacks a configured microversion."""
         api_max = self.api_max_microversion()
         for version in versions:
-            if version and not at_least(api_max, version):
+            if version and not microversions.at_least(api_max, version):
                 self.fail('[nova_conformance] says the cloud has compute '
                           'microversion %s, but the API advertises %s at '
                           'most' % (version, api_max))
@@ -247,8 +98,12 @@ class Cell0Test(base.ConformanceTest):
     # -- servers ------------------------------------------------------------
 
     def novalidhost_trigger(self):
-        """A private flavor no host can take (test cleanups undo it)."""
-        self.skip_unless(features.novalidhost())
+        """A private flavor no host can take (test cleanups undo it).
+
+        The class needs ``features.novalidhost`` (``features.pending_enabled``
+        and ``features.cell0_rebuild`` include it) in its
+        ``required_features``.
+        """
         trigger = novalidhost.NoValidHostTrigger(
             self, self.os_admin.flavors_client,
             self.os_admin.placement_client,
@@ -284,7 +139,8 @@ class Cell0Test(base.ConformanceTest):
                 server_id)['server']
 
     def expected_buried(self):
-        return buried_state(CONF.nova_conformance.pending_state_enabled)
+        return checks.buried_state(
+            CONF.nova_conformance.pending_state_enabled)
 
     def bury(self, trigger, version=None, **kwargs):
         """Boot with the NoValidHost flavor; wait for PENDING or ERROR.
@@ -343,7 +199,7 @@ class Cell0Test(base.ConformanceTest):
 
     def assert_on_healthy_host(self, server_id):
         """Admin sees a host and host_status UP."""
-        with self.at(HOST_STATUS_MICROVERSION):
+        with self.at(microversions.HOST_STATUS_MICROVERSION):
             body = self.admin_servers.show_server(server_id)['server']
         self.assertTrue(body.get('OS-EXT-SRV-ATTR:host'),
                         'Rebuilt server %s: expected a host, got %r' % (
@@ -479,8 +335,10 @@ class Cell0Test(base.ConformanceTest):
             return exc.value
 
     def create_network(self, **subnet_kwargs):
-        """A network + subnet of the owner (deleted at test cleanup)."""
-        self.skip_unless(features.networks())
+        """A network + subnet of the owner (deleted at test cleanup).
+
+        The class needs ``features.networks`` in its ``required_features``.
+        """
         return self._create_network(self, **subnet_kwargs)
 
     @classmethod
@@ -521,14 +379,18 @@ class Cell0Test(base.ConformanceTest):
     @classmethod
     def _delete_network(cls, network_id):
         # Nova deletes the ports of a deleted server asynchronously.
-        def no_server_port():
+        def server_ports():
             ports = cls.os_admin.ports_client.list_ports(
                 network_id=network_id)['ports']
-            return not [p for p in ports
-                        if p['device_owner'].startswith('compute:')]
-        test_utils.call_until_true(no_server_port,
-                                   CONF.compute.build_timeout,
-                                   CONF.compute.build_interval)
+            return sorted(p['id'] for p in ports
+                          if p['device_owner'].startswith('compute:'))
+        try:
+            polling.poll(server_ports, lambda ports: not ports,
+                         CONF.compute.build_timeout,
+                         CONF.compute.build_interval,
+                         what='server ports on network %s' % network_id)
+        except polling.PollTimeout:
+            pass   # the delete below then fails: the network is in use
         test_utils.call_and_ignore_notfound_exc(
             cls.os_primary.networks_client.delete_network, network_id)
 

@@ -27,7 +27,9 @@ UUID_B = '7c0f3f0a-2d0b-4b7e-9d55-0a3c1c6f1e02'
 
 CATALOGUE = """
 specs:
-  HS: {file: get-valid-server-state.rst}
+  HS:
+    title: Get valid server state
+    link: https://docs.example.org/get-valid-server-state.html
 requirements:
 - id: HS-01
   section: What is changed
@@ -82,9 +84,14 @@ class TestShippedCatalogue(base.BaseTestCase):
     def test_every_spec_has_requirements(self):
         counts = self.catalogue.count_by_spec()
         self.assertEqual(
-            {'get-valid-server-state.rst',
-             'introduce-pending-vm-state.train.txt',
-             'enable-rebuild-for-instances-in-cell0.rst'}, set(counts))
+            {'Get valid server state', 'Introduce Pending VM state',
+             'Enable Rebuild for Instances in cell0'}, set(counts))
+
+    def test_specs_are_published_titles_and_links(self):
+        for prefix, spec in self.catalogue.specs.items():
+            self.assertTrue(spec['link'].startswith('https://'), prefix)
+            self.assertTrue(spec['blueprint'].startswith(
+                'https://blueprints.launchpad.net/nova/+spec/'), prefix)
 
     def test_precedence_divergence_is_flagged(self):
         flagged = self.catalogue.flagged()
@@ -113,7 +120,7 @@ class TestValidate(CatalogueTestCase):
     def test_valid(self):
         cat = self.load()
         self.assertEqual([], catalogue.validate(cat))
-        self.assertEqual({'get-valid-server-state.rst': 2},
+        self.assertEqual({'Get valid server state': 2},
                          cat.count_by_spec())
 
     def test_missing_field_is_an_error(self):
@@ -167,6 +174,21 @@ class TestValidate(CatalogueTestCase):
         self.assertProblem(text, 'HS-01: duplicate id')
         self.assertProblem(CATALOGUE.replace('HS-02', 'XX-02'),
                            'XX-02: prefix names no spec')
+
+    def test_spec_needs_title_and_published_link(self):
+        link = '    link: https://docs.example.org/get-valid-server-state.html'
+        self.assertProblem(
+            CATALOGUE.replace(link, '    link: get-valid-server-state.rst'),
+            "spec HS: link must be the http(s) address where it is "
+            "published, got 'get-valid-server-state.rst'")
+        self.assertProblem(CATALOGUE.replace(link + '\n', ''),
+                           'spec HS: link must be the http(s) address')
+        self.assertProblem(
+            CATALOGUE.replace('    title: Get valid server state\n', ''),
+            'spec HS: needs its published title')
+        self.assertProblem(
+            CATALOGUE.replace(link, link + '\n    file: x.rst'),
+            'spec HS: unknown key(s) file')
 
     def test_flag_needs_reason_and_date(self):
         flagged = CATALOGUE + '  flagged: {date: "2026-11-22"}\n'

@@ -92,3 +92,23 @@ class TestFeatures(fakes.ConfTestCase):
                       reason)
         self.set(notification_transport_url='rabbit://u:pw@h:5672/')
         self.assertIsNone(features.notifications(self.group))
+
+    def test_stopped_compute_is_disruptive_with_the_commands(self):
+        self.assertIn('disruptive_tests = True',
+                      features.stopped_compute(self.group))
+        self.set(disruptive_tests=True, disruptive_hosts=['cn1'])
+        self.assertIn('compute_stop_command and compute_start_command',
+                      features.stopped_compute(self.group))
+        self.set(compute_stop_command='stop {host}',
+                 compute_start_command='start {host}')
+        self.assertIsNone(features.stopped_compute(self.group))
+
+    def test_new_microversion_is_either_feature_microversion(self):
+        self.assertIn('[nova_conformance] pending_state_microversion',
+                      features.new_microversion(self.group))
+        self.set(cell0_rebuild_microversion='2.106')
+        self.assertIsNone(features.new_microversion(self.group))
+        self.conf.clear_override('cell0_rebuild_microversion',
+                                 group='nova_conformance')
+        self.set(pending_state_microversion='2.105')
+        self.assertIsNone(features.new_microversion(self.group))

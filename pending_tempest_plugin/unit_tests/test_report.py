@@ -15,8 +15,8 @@
 
 Each stream is what a real run writes in that situation: a claim that lies
 about the cloud (its test fails), a regex that matches nothing (an empty
-stream), every test skipped, a failed ``setUpClass``, a skipped MUST in
-certify mode, a member-only run, a leak.
+stream), every test skipped, a failed or skipped ``setUpClass``, a skipped
+MUST in certify mode, a member-only run, a leak.
 """
 
 import io
@@ -146,6 +146,26 @@ class TestVerdict(ReportTestCase):
             self.assertIn('setUpClass of HostStatusTest failed: '
                           'tempest.lib.exceptions.InvalidConfiguration: bad',
                           row['messages'])
+
+    def test_setupclass_skip_skips_every_requirement_of_its_class(self):
+        reason = ('No NoValidHost trigger: set [nova_conformance] '
+                  'novalidhost_trigger = trait (needs admin and placement).')
+        result = self.evaluate([
+            ('setUpClass (%s)' % HS_CLASS, 'skip', reason),
+            (_test('test_no_host_status_below_2_16', HS03), 'success')])
+        # HS-03's only test ran: a skip of another class does not touch it.
+        self.assertEqual('pass', result['by_id']['HS-03']['outcome'])
+        for rid in ('HS-01', 'HS-02', 'HS-05'):
+            row = result['by_id'][rid]
+            self.assertEqual('skip', row['outcome'], rid)
+            self.assertEqual(reason, row['detail'], rid)
+        # A module-level skip skips the tests of every class of the module.
+        result = self.evaluate([
+            ('setUpModule (%s)' % HS_CLASS.rsplit('.', 1)[0], 'skip',
+             reason)])
+        self.assertEqual('skip', result['by_id']['HS-01']['outcome'])
+        self.assertIn('nothing verified: no requirement passed',
+                      ' '.join(result['verdict']['reasons']))
 
     def test_class_error_outside_the_catalogue_still_fails(self):
         result = self.evaluate([

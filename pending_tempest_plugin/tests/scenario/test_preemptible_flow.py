@@ -37,12 +37,12 @@ CONF = config.CONF
 
 class PreemptibleFlowTest(cell0_base.Cell0Test):
 
+    required_features = (features.pending_enabled, features.cell0_rebuild)
+
     @decorators.idempotent_id('946f0668-1a48-49a6-9b72-d8b1789362b0')
     @markers.requirements('PEND-02', 'PEND-09', 'PEND-10', 'PEND-08',
                           'RB-01', 'RB-03')
     def test_preemptible_flow(self):
-        self.skip_unless(features.pending_enabled())
-        self.skip_unless(features.cell0_rebuild())
         trigger = self.novalidhost_trigger()
         instances_before = self.usage('instances')[1]
 

@@ -26,8 +26,10 @@ from tempest import config
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import polling
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import cell0_base
 
@@ -37,19 +39,45 @@ ERROR = ('ERROR', 'error')
 # Every status a failed build can end in, right or wrong: a wrong one fails
 # the test naming it instead of waiting for the build timeout.
 _ENDS = frozenset(('ERROR', 'PENDING', 'ACTIVE'))
+# Seconds an ERROR server has to show the fault nova records after the state.
+FAULT_WAIT = 30
 
 
-class BuildFailureTest(cell0_base.Cell0Test):
-    """A server whose build fails on every compute host."""
+class BuildFailureBase(cell0_base.Cell0Test):
+    """A server whose build fails on every compute host; no test."""
 
     def _failed_build(self, version):
-        """Boot with the failing metadata; return the server once it ends."""
-        self.skip_unless(features.build_failure())
+        """Boot with the failing metadata; return the server once it ends.
+
+        An ERROR server is returned once it shows its fault too: nova saves
+        the ERROR state first and records the fault just after, so the
+        first ERROR body may lack it (FAULT_WAIT seconds at most).
+        """
         key, value = CONF.nova_conformance.build_failure_metadata.split('=', 1)
         server = self.boot(CONF.compute.flavor_ref, metadata={key: value})
         with self.at(version):
-            return waiters.wait_for_server_status(
+            body = waiters.wait_for_server_status(
                 self.admin_servers, server['id'], _ENDS, terminal=_ENDS)
+            if body.get('status') != 'ERROR' or body.get('fault'):
+                return body
+            try:
+                return polling.poll(
+                    lambda: self.admin_servers.show_server(
+                        server['id'])['server'],
+                    lambda shown: shown.get('fault'), FAULT_WAIT,
+                    CONF.compute.build_interval,
+                    what='fault of server %s' % server['id'],
+                    describe=lambda shown: 'fault %s' % bool(
+                        shown.get('fault')))
+            except polling.PollTimeout as exc:
+                return exc.value
+
+
+class BuildFailureTest(BuildFailureBase):
+    """use_pending_state on: such a build still ends in ERROR."""
+
+    required_features = (features.pending_enabled_any_trigger,
+                         features.build_failure)
 
     @decorators.idempotent_id('2f0c7d1e-7a59-4c4e-9f2b-5d3e8b6a1c04')
     @markers.requirements('PEND-03')
@@ -58,7 +86,6 @@ class BuildFailureTest(cell0_base.Cell0Test):
 
         At the PENDING microversion, as admin and as the owner.
         """
-        self.skip_unless(features.pending_enabled_any_trigger())
         self.require_microversions(self.pending_mv)
         body = self._failed_build(self.pending_mv)
         self.assert_state(body, ERROR, 'after its build failed on every '
@@ -70,6 +97,14 @@ class BuildFailureTest(cell0_base.Cell0Test):
                       'the owner at %s: expected status ERROR, got %s'
                       % (body['id'], self.pending_mv, shown.get('status')))
 
+
+class BuildFailureRebuildTest(BuildFailureBase):
+    """Such a server is not one the cell0 rebuild takes."""
+
+    required_features = (features.cell0_rebuild_microversion,
+                         features.build_failure)
+
+    @decorators.attr(type='negative')
     @decorators.idempotent_id('9b4e6a2c-3d1f-4f7e-8c5a-0e2d4b6f8a13')
     @markers.requirements('RB-12')
     def test_build_failure_not_rebuilt_from_cell0(self):
@@ -78,7 +113,6 @@ class BuildFailureTest(cell0_base.Cell0Test):
         At the cell0 rebuild microversion its rebuild is refused (409), and
         it stays as it was: ERROR, its fault, no rebuild action.
         """
-        self.skip_unless(features.cell0_rebuild_microversion())
         self.require_microversions(self.rebuild_mv)
         body = self._failed_build(self.rebuild_mv)
         self.assert_state(body, ERROR, 'after its build failed on every '
@@ -98,7 +132,7 @@ class BuildFailureTest(cell0_base.Cell0Test):
                                      response['server'].get('status')))
         after = self.show(body['id'], self.rebuild_mv)
         self.assert_state(after, ERROR, 'after its refused rebuild')
-        problems = cell0_base.differences(
+        problems = checks.differences(
             {'fault.message': fault},
             {'fault.message': (after.get('fault') or {}).get('message')},
             'after the refused rebuild: ')

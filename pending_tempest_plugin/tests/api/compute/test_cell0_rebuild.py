@@ -11,7 +11,9 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""Rebuild of servers buried in cell0 (enable-rebuild-for-instances-in-cell0).
+"""Rebuild of servers buried in cell0.
+
+The spec: *Enable Rebuild for Instances in cell0*.
 
 A server is buried with the reversible trait trigger; capacity "appears"
 when the trait is added to one compute provider (restored at cleanup).
@@ -31,18 +33,23 @@ from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import microversions
+from pending_tempest_plugin.common import polling
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import cell0_base
 
 CONF = config.CONF
 
 
-class Cell0RebuildTest(cell0_base.Cell0Test):
+class Cell0RebuildBase(cell0_base.Cell0Test):
+    """What the cell0 rebuild classes share; it has no test."""
+
+    required_features = (features.cell0_rebuild,)
 
     def _buried(self, **kwargs):
-        self.skip_unless(features.cell0_rebuild())
         trigger = self.novalidhost_trigger()
         return trigger, self.bury(trigger, **kwargs)
 
@@ -112,7 +119,7 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
                             'IP: expected [%r], got %s' % (
                                 when, expect['fixed_net'],
                                 expect['fixed_ip'], fixed))
-        shown = cell0_base.addresses_of(self.show(server_id))
+        shown = checks.addresses_of(self.show(server_id))
         wanted = sorted([expect['port_ip'], expect['fixed_ip']])
         if len(shown) != 3 or [a for a in wanted if a not in shown]:
             problems.append("%saddresses of server %s: expected 3, among "
@@ -149,23 +156,19 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         self.addCleanup(test_utils.call_and_ignore_notfound_exc,
                         images.delete_image, image['id'])
         images.store_image_file(image['id'], io.BytesIO(b'\0' * 1024))
-        if not test_utils.call_until_true(
-                lambda: images.show_image(image['id'])['status'] == 'active',
-                CONF.image.build_timeout, CONF.image.build_interval):
+        try:
+            polling.poll(lambda: images.show_image(image['id'])['status'],
+                         lambda status: status == 'active',
+                         CONF.image.build_timeout, CONF.image.build_interval,
+                         what='image %s' % image['id'], describe=str)
+        except polling.PollTimeout as exc:
             self.fail('Image %s of the test did not become active: %s' % (
-                image['id'], images.show_image(image['id'])['status']))
+                image['id'], exc.value))
         return image, marker
 
-    @decorators.idempotent_id('15769485-1bcd-4200-a820-6e371cd19e73')
-    @markers.requirements('RB-01', 'RB-03', 'RB-13', 'PEND-10')
-    def test_rebuild_pending_server(self):
-        """PENDING -> rebuild (BUILD) -> ACTIVE, same ID, on a healthy host."""
-        self.skip_unless(features.pending_enabled())
-        trigger, server = self._buried()
-        trigger.add_capacity()
-        body = self.rebuild_to_active(server['id'])
-        self.assertEqual(server['id'], body['id'])
-        self._check_rebuilt(server['id'])
+
+class Cell0RebuildTest(Cell0RebuildBase):
+    """Cell0 rebuilds that need nothing beyond the feature itself."""
 
     @decorators.idempotent_id('63eb0c5f-1e77-4d13-a155-6f8acf7d1868')
     @markers.requirements('RB-01', 'RB-03', 'RB-30')
@@ -176,7 +179,6 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         "none" would attach the server to it: after the rebuild the server
         has no port and no address.
         """
-        self.skip_unless(features.cell0_rebuild())
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger, networks='none')
         trigger.add_capacity()
@@ -190,7 +192,7 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
                 problems.append('ports: expected none, got %s on networks '
                                 '%s' % ([p['id'] for p in ports],
                                         [p['network_id'] for p in ports]))
-        if cell0_base.addresses_of(body):
+        if checks.addresses_of(body):
             problems.append('addresses: expected none, got %s' %
                             body.get('addresses'))
         self.assertEqual([], problems, 'Server %s booted with networks '
@@ -213,38 +215,6 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         trigger.add_capacity()
         self.rebuild_to_active(server['id'])
         self._check_rebuilt(server['id'])
-
-    @decorators.idempotent_id('a3c10af1-dac4-4eb2-81e5-2234a1f53b50')
-    @markers.requirements('RB-10')
-    def test_rebuild_below_microversion_conflict(self):
-        """Below the rebuild microversion: 409, the server is unchanged.
-
-        Capacity exists, so only the microversion stops the rebuild.  On a
-        cloud without the feature this runs at the maximum microversion.
-        """
-        self.skip_unless(features.novalidhost())
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger)
-        if self.rebuild_mv:
-            version = cell0_base.previous_microversion(self.rebuild_mv)
-        else:
-            version = CONF.compute.max_microversion
-        trigger.add_capacity()
-        before = self.show(server['id'])
-        try:
-            response = self.rebuild(server['id'], version=version,
-                                    accepted=False)
-        except lib_exc.Conflict:
-            pass
-        else:
-            self.fail('Rebuild of cell0 server %s at %s: expected 409 '
-                      'Conflict, got a %s server' % (
-                          server['id'], version, response.get('status')))
-        after = self.show(server['id'])
-        expected = dict((k, before.get(k, '<absent>'))
-                        for k in cell0_base.UNCHANGED_FIELDS)
-        self.assertEqual([], cell0_base.differences(
-            expected, after, 'after the 409: '))
 
     @decorators.idempotent_id('6dd64cd6-d46f-449f-9266-198198b5f087')
     @markers.requirements('RB-16', 'RB-03')
@@ -271,7 +241,6 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         Tags, key_name, metadata, name, description, user data, config
         drive.
         """
-        self.skip_unless(features.cell0_rebuild())
         key_name = self.create_keypair()
         user_data = base64.b64encode(b'#!/bin/sh\necho cell0\n').decode()
         wanted = {
@@ -294,8 +263,8 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         # config_drive as nova reports it for this server before the
         # rebuild ("True" for a requested config drive).
         expected['config_drive'] = before.get('config_drive')
-        problems = cell0_base.differences(expected, after,
-                                          'after the cell0 rebuild: ')
+        problems = checks.differences(expected, after,
+                                      'after the cell0 rebuild: ')
         if not before.get('config_drive'):
             problems.append('config_drive before the rebuild: expected a '
                             'config drive, got %r' %
@@ -304,25 +273,6 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
             problems.append('after the cell0 rebuild: tags: expected %s, got '
                             '%s' % (sorted(tags), after.get('tags')))
         self.assertEqual([], problems)
-
-    @decorators.idempotent_id('4c484930-2cac-4583-91a1-8a4cdb58a647')
-    @markers.requirements('RB-09', 'RB-27', 'RB-28', 'RB-29')
-    def test_rebuild_keeps_requested_networks(self):
-        """The rebuilt server has the NICs requested at boot, in each form.
-
-        The same pre-created port (bound to the server, its address shown),
-        the same fixed IP, a port on the network requested by ID, and
-        nothing on the project's other network (``_requested_nics``).
-        """
-        self.skip_unless(features.cell0_rebuild())
-        networks, expect = self._requested_nics()
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, version=self.rebuild_mv,
-                           networks=networks)
-        trigger.add_capacity()
-        self.rebuild_to_active(server['id'])
-        self.assertEqual([], self._network_problems(
-            server['id'], expect, 'after the cell0 rebuild: '))
 
     @decorators.idempotent_id('767bbeb4-5bd5-4af0-bb56-1ac7b1501745')
     @markers.requirements('RB-24', 'RB-25', 'RB-26')
@@ -336,7 +286,6 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         then shows the new image and its properties, the new values
         (metadata replaced, not merged), and the second group unchanged.
         """
-        self.skip_unless(features.cell0_rebuild())
         image, marker = self._create_image()
         old_key, new_key = self.create_keypair(), self.create_keypair()
         created = {
@@ -351,8 +300,8 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
             'OS-DCF:diskConfig': 'MANUAL',
         }
         hostname = None
-        if cell0_base.at_least(self.rebuild_mv,
-                               cell0_base.HOSTNAME_MICROVERSION):
+        if microversions.at_least(self.rebuild_mv,
+                                  microversions.HOSTNAME_MICROVERSION):
             hostname = data_utils.rand_name(name='cell0-host').lower()
             created['hostname'] = hostname
         tags = ['cell0-kept-a', 'cell0-kept-b']
@@ -379,9 +328,9 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
                 'config_drive': before.get('config_drive')}
         if hostname:
             kept['OS-EXT-SRV-ATTR:hostname'] = hostname
-        problems = cell0_base.differences(
+        problems = checks.differences(
             applied, after, 'set by the cell0 rebuild request: ')
-        problems.extend(cell0_base.differences(
+        problems.extend(checks.differences(
             kept, after, 'not in the cell0 rebuild request, kept: '))
         problems.extend(self._tag_problems(
             after, tags, 'not in the cell0 rebuild request, kept: '))
@@ -391,8 +340,8 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
                             'requested %s, got %s (created with %s)' % (
                                 image['id'], shown.get('id'),
                                 CONF.compute.image_ref))
-        elif cell0_base.at_least(self.rebuild_mv,
-                                 cell0_base.IMAGE_PROPERTIES_MICROVERSION):
+        elif microversions.at_least(
+                self.rebuild_mv, microversions.IMAGE_PROPERTIES_MICROVERSION):
             properties = shown.get('properties') or {}
             for key in sorted(marker):
                 if properties.get(key) != marker[key]:
@@ -416,7 +365,6 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         with the request body ``{"imageRef": ..., "description": null}``,
         it has all of it back, and no description.
         """
-        self.skip_unless(features.cell0_rebuild())
         networks = expect = volume = None
         extra = {}
         image = CONF.compute.image_ref
@@ -461,7 +409,7 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
                           'after a cell0 rebuild without capacity')
         second = self.show(server['id'], self.rebuild_mv)
         when = 'buried again by a rebuild without capacity: '
-        problems = cell0_base.differences(expected, second, when)
+        problems = checks.differences(expected, second, when)
         problems.extend(self._tag_problems(second, tags, when))
         if volume:
             held = [v['id'] for v in
@@ -482,7 +430,7 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         after = self.show(server['id'], self.rebuild_mv)
         expected['description'] = None
         when = 'rebuilt after the second burial: '
-        problems = cell0_base.differences(expected, after, when)
+        problems = checks.differences(expected, after, when)
         problems.extend(self._tag_problems(after, tags, when))
         if expect:
             problems.extend(self._network_problems(server['id'], expect,
@@ -502,126 +450,6 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
                         when, volume['id'], attached, state['status'],
                         holders))
         self.assertEqual([], problems)
-
-    @decorators.idempotent_id('a5c04940-8ad5-4927-95d8-4d1744694155')
-    @markers.requirements('RB-05')
-    def test_rebuild_keeps_trusted_certs(self):
-        """Trusted image certificates given at create are kept."""
-        self.skip_unless(features.cell0_rebuild())
-        self.skip_unless(features.trusted_certs())
-        certs = CONF.compute.certified_image_trusted_certs
-        trigger = self.novalidhost_trigger()
-        try:
-            server = self.bury(trigger, version=self.rebuild_mv,
-                               image=CONF.compute.certified_image_ref,
-                               trusted_image_certificates=certs)
-        except lib_exc.BadRequest as exc:
-            self.fail('Boot with trusted_image_certificates at %s: expected '
-                      'the cloud to accept them ([compute] '
-                      'certified_image_ref and certified_image_trusted_certs '
-                      'say it verifies image signatures), got 400 %s' % (
-                          self.rebuild_mv, exc.resp_body))
-        trigger.add_capacity()
-        self.rebuild_to_active(server['id'],
-                               image=CONF.compute.certified_image_ref)
-        after = self.show(server['id'], self.rebuild_mv)
-        self.assertEqual(sorted(certs),
-                         sorted(after.get('trusted_image_certificates') or []),
-                         'trusted_image_certificates after the cell0 rebuild')
-
-    @decorators.idempotent_id('f571f30c-0993-490d-8518-b5fe8338f95c')
-    @markers.requirements('RB-06')
-    def test_rebuild_boot_from_volume(self):
-        """A volume-backed server keeps its root and its data volume.
-
-        The root volume is created from the image, the data volume is
-        blank; both are the owner's.  After the cell0 rebuild the server
-        has exactly those two attached, the root one as its root device;
-        deleting the server releases both (delete_on_termination false).
-        """
-        self.skip_unless(features.cell0_rebuild())
-        self.skip_unless(features.volumes())
-        root = self.create_volume(imageRef=CONF.compute.image_ref)
-        data = self.create_volume()
-        bdm = [{'boot_index': 0, 'uuid': root['id'],
-                'source_type': 'volume', 'destination_type': 'volume',
-                'delete_on_termination': False},
-               {'uuid': data['id'], 'source_type': 'volume',
-                'destination_type': 'volume',
-                'delete_on_termination': False}]
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, version=self.rebuild_mv, image='',
-                           block_device_mapping_v2=bdm)
-        trigger.add_capacity()
-        body = self.rebuild_to_active(server['id'])
-        self._assert_attached(body, root['id'], {root['id'], data['id']})
-        self.delete_server(server['id'])
-        volumes = self.os_primary.volumes_client_latest
-        for volume in (root, data):
-            after = waiters.wait_for_volume_status(
-                volumes, volume['id'], ('available', 'in-use'))
-            self.assertEqual(
-                ('available', []),
-                (after['status'], after['attachments']),
-                'Volume %s after its rebuilt server was deleted' %
-                volume['id'])
-
-    @decorators.idempotent_id('5032cb56-3539-469f-8def-1c8f50e12e77')
-    @markers.requirements('RB-06')
-    def test_rebuild_boot_from_image_to_volume(self):
-        """A root volume still to be created from the image gets created.
-
-        Buried in cell0, the server's root mapping (image to volume,
-        delete_on_termination true) has no volume yet: the rebuild creates
-        one, attaches it as the root device, and deleting the server
-        deletes it.
-        """
-        self.skip_unless(features.cell0_rebuild())
-        self.skip_unless(features.volumes())
-        bdm = [{'boot_index': 0, 'uuid': CONF.compute.image_ref,
-                'source_type': 'image', 'destination_type': 'volume',
-                'volume_size': CONF.volume.volume_size,
-                'delete_on_termination': True}]
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, version=self.rebuild_mv, image='',
-                           block_device_mapping_v2=bdm)
-        trigger.add_capacity()
-        body = self.rebuild_to_active(server['id'])
-        attached = body.get('os-extended-volumes:volumes_attached') or []
-        self.assertEqual(1, len(attached),
-                         'Volumes of the rebuilt server: expected one root '
-                         'volume created from the image, got %s' % attached)
-        root_id = attached[0]['id']
-        self._assert_attached(body, root_id, {root_id})
-        volumes = self.os_admin.volumes_client_latest
-        root = volumes.show_volume(root_id)['volume']
-        self.assertEqual(
-            CONF.compute.image_ref,
-            (root.get('volume_image_metadata') or {}).get('image_id'),
-            'Image of the root volume created by the cell0 rebuild')
-        self.delete_server(server['id'])
-        waiters.wait_for_volume_deletion(volumes, root_id)
-
-    def _assert_attached(self, body, root_id, expected_ids):
-        """The server has exactly ``expected_ids``, ``root_id`` as root."""
-        attachments = self.owner_servers.list_volume_attachments(
-            body['id'])['volumeAttachments']
-        self.assertEqual(sorted(expected_ids),
-                         sorted(a['volumeId'] for a in attachments),
-                         'Volumes attached to the rebuilt server')
-        devices = {a['volumeId']: a.get('device') for a in attachments}
-        root_device = body.get('OS-EXT-SRV-ATTR:root_device_name')
-        self.assertEqual(root_device, devices[root_id],
-                         'Device of the root volume %s: expected the '
-                         "server's root device" % root_id)
-        volumes = self.os_admin.volumes_client_latest
-        for volume_id in expected_ids:
-            volume = volumes.show_volume(volume_id)['volume']
-            self.assertEqual(
-                ('in-use', [body['id']]),
-                (volume['status'],
-                 [a['server_id'] for a in volume['attachments']]),
-                'Volume %s as the volume service reads it' % volume_id)
 
     def _quota_recheck(self, resource):
         """Quota lowered after burial: the rebuild does not build it.
@@ -651,8 +479,8 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
             problems.append('the server was built on %s although the quota '
                             'did not allow it%s' % (
                                 body['OS-EXT-SRV-ATTR:host'], when))
-        overrun = cell0_base.quota_overrun(resource, limit, in_use_before,
-                                           in_use)
+        overrun = checks.quota_overrun(resource, limit, in_use_before,
+                                       in_use)
         if overrun:
             problems.append(overrun + when)
         if body['status'] != 'ERROR':
@@ -665,18 +493,21 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         self.rebuild_to_active(server['id'])
         self._check_rebuilt(server['id'])
 
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('f9673548-b550-4e2f-ba0d-d5d0d5ed669b')
     @markers.requirements('RB-11')
     def test_rebuild_quota_recheck(self):
         """The cores quota no longer allows the buried server."""
         self._quota_recheck('cores')
 
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('0b6f7e53-54c9-4a55-8f43-6f0f1d9c2e71')
     @markers.requirements('RB-11')
     def test_rebuild_quota_recheck_instances(self):
         """The instances quota no longer allows the buried server."""
         self._quota_recheck('instances')
 
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('5d1e2a0c-7a2f-4d57-9b8e-2c3f4a6e9d18')
     @markers.requirements('RB-11')
     def test_rebuild_quota_recheck_ram(self):
@@ -729,7 +560,217 @@ class Cell0RebuildTest(cell0_base.Cell0Test):
         self.assertEqual([], problems)
 
 
-class Cell0RebuildAutoNetworkTest(cell0_base.Cell0Test):
+class Cell0RebuildPendingTest(Cell0RebuildBase):
+    """The rebuild of a PENDING server (use_pending_state on)."""
+
+    required_features = (features.pending_enabled,
+                         features.cell0_rebuild)
+
+    @decorators.idempotent_id('15769485-1bcd-4200-a820-6e371cd19e73')
+    @markers.requirements('RB-01', 'RB-03', 'RB-13', 'PEND-10')
+    def test_rebuild_pending_server(self):
+        """PENDING -> rebuild (BUILD) -> ACTIVE, same ID, on a healthy host."""
+        trigger, server = self._buried()
+        trigger.add_capacity()
+        body = self.rebuild_to_active(server['id'])
+        self.assertEqual(server['id'], body['id'])
+        self._check_rebuilt(server['id'])
+
+
+class Cell0RebuildMicroversionTest(Cell0RebuildBase):
+    """Below the cell0 rebuild microversion: refused.
+
+    Runs on any cloud with a NoValidHost trigger, with or without the
+    feature (at the maximum microversion without it).
+    """
+
+    required_features = (features.novalidhost,)
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('a3c10af1-dac4-4eb2-81e5-2234a1f53b50')
+    @markers.requirements('RB-10')
+    def test_rebuild_below_microversion_conflict(self):
+        """Below the rebuild microversion: 409, the server is unchanged.
+
+        Capacity exists, so only the microversion stops the rebuild.  On a
+        cloud without the feature this runs at the maximum microversion.
+        """
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger)
+        if self.rebuild_mv:
+            version = microversions.previous_microversion(self.rebuild_mv)
+        else:
+            version = CONF.compute.max_microversion
+        trigger.add_capacity()
+        before = self.show(server['id'])
+        try:
+            response = self.rebuild(server['id'], version=version,
+                                    accepted=False)
+        except lib_exc.Conflict:
+            pass
+        else:
+            self.fail('Rebuild of cell0 server %s at %s: expected 409 '
+                      'Conflict, got a %s server' % (
+                          server['id'], version, response.get('status')))
+        after = self.show(server['id'])
+        expected = dict((k, before.get(k, '<absent>'))
+                        for k in checks.UNCHANGED_FIELDS)
+        self.assertEqual([], checks.differences(
+            expected, after, 'after the 409: '))
+
+
+class Cell0RebuildNetworksTest(Cell0RebuildBase):
+    """The NICs requested at boot, across the cell0 rebuild."""
+
+    required_features = (features.cell0_rebuild, features.networks)
+
+    @decorators.idempotent_id('4c484930-2cac-4583-91a1-8a4cdb58a647')
+    @markers.requirements('RB-09', 'RB-27', 'RB-28', 'RB-29')
+    def test_rebuild_keeps_requested_networks(self):
+        """The rebuilt server has the NICs requested at boot, in each form.
+
+        The same pre-created port (bound to the server, its address shown),
+        the same fixed IP, a port on the network requested by ID, and
+        nothing on the project's other network (``_requested_nics``).
+        """
+        networks, expect = self._requested_nics()
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv,
+                           networks=networks)
+        trigger.add_capacity()
+        self.rebuild_to_active(server['id'])
+        self.assertEqual([], self._network_problems(
+            server['id'], expect, 'after the cell0 rebuild: '))
+
+
+class Cell0RebuildTrustedCertsTest(Cell0RebuildBase):
+    """Trusted image certificates, where the cloud verifies images."""
+
+    required_features = (features.cell0_rebuild,
+                         features.trusted_certs)
+
+    @decorators.idempotent_id('a5c04940-8ad5-4927-95d8-4d1744694155')
+    @markers.requirements('RB-05')
+    def test_rebuild_keeps_trusted_certs(self):
+        """Trusted image certificates given at create are kept."""
+        certs = CONF.compute.certified_image_trusted_certs
+        trigger = self.novalidhost_trigger()
+        try:
+            server = self.bury(trigger, version=self.rebuild_mv,
+                               image=CONF.compute.certified_image_ref,
+                               trusted_image_certificates=certs)
+        except lib_exc.BadRequest as exc:
+            self.fail('Boot with trusted_image_certificates at %s: expected '
+                      'the cloud to accept them ([compute] '
+                      'certified_image_ref and certified_image_trusted_certs '
+                      'say it verifies image signatures), got 400 %s' % (
+                          self.rebuild_mv, exc.resp_body))
+        trigger.add_capacity()
+        self.rebuild_to_active(server['id'],
+                               image=CONF.compute.certified_image_ref)
+        after = self.show(server['id'], self.rebuild_mv)
+        self.assertEqual(sorted(certs),
+                         sorted(after.get('trusted_image_certificates') or []),
+                         'trusted_image_certificates after the cell0 rebuild')
+
+
+class Cell0RebuildVolumeTest(Cell0RebuildBase):
+    """Volume-backed servers, where the cloud has a volume service."""
+
+    required_features = (features.cell0_rebuild, features.volumes)
+
+    @decorators.idempotent_id('f571f30c-0993-490d-8518-b5fe8338f95c')
+    @markers.requirements('RB-06')
+    def test_rebuild_boot_from_volume(self):
+        """A volume-backed server keeps its root and its data volume.
+
+        The root volume is created from the image, the data volume is
+        blank; both are the owner's.  After the cell0 rebuild the server
+        has exactly those two attached, the root one as its root device;
+        deleting the server releases both (delete_on_termination false).
+        """
+        root = self.create_volume(imageRef=CONF.compute.image_ref)
+        data = self.create_volume()
+        bdm = [{'boot_index': 0, 'uuid': root['id'],
+                'source_type': 'volume', 'destination_type': 'volume',
+                'delete_on_termination': False},
+               {'uuid': data['id'], 'source_type': 'volume',
+                'destination_type': 'volume',
+                'delete_on_termination': False}]
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv, image='',
+                           block_device_mapping_v2=bdm)
+        trigger.add_capacity()
+        body = self.rebuild_to_active(server['id'])
+        self._assert_attached(body, root['id'], {root['id'], data['id']})
+        self.delete_server(server['id'])
+        volumes = self.os_primary.volumes_client_latest
+        for volume in (root, data):
+            after = waiters.wait_for_volume_status(
+                volumes, volume['id'], ('available', 'in-use'))
+            self.assertEqual(
+                ('available', []),
+                (after['status'], after['attachments']),
+                'Volume %s after its rebuilt server was deleted' %
+                volume['id'])
+
+    @decorators.idempotent_id('5032cb56-3539-469f-8def-1c8f50e12e77')
+    @markers.requirements('RB-06')
+    def test_rebuild_boot_from_image_to_volume(self):
+        """A root volume still to be created from the image gets created.
+
+        Buried in cell0, the server's root mapping (image to volume,
+        delete_on_termination true) has no volume yet: the rebuild creates
+        one, attaches it as the root device, and deleting the server
+        deletes it.
+        """
+        bdm = [{'boot_index': 0, 'uuid': CONF.compute.image_ref,
+                'source_type': 'image', 'destination_type': 'volume',
+                'volume_size': CONF.volume.volume_size,
+                'delete_on_termination': True}]
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv, image='',
+                           block_device_mapping_v2=bdm)
+        trigger.add_capacity()
+        body = self.rebuild_to_active(server['id'])
+        attached = body.get('os-extended-volumes:volumes_attached') or []
+        self.assertEqual(1, len(attached),
+                         'Volumes of the rebuilt server: expected one root '
+                         'volume created from the image, got %s' % attached)
+        root_id = attached[0]['id']
+        self._assert_attached(body, root_id, {root_id})
+        volumes = self.os_admin.volumes_client_latest
+        root = volumes.show_volume(root_id)['volume']
+        self.assertEqual(
+            CONF.compute.image_ref,
+            (root.get('volume_image_metadata') or {}).get('image_id'),
+            'Image of the root volume created by the cell0 rebuild')
+        self.delete_server(server['id'])
+        waiters.wait_for_volume_deletion(volumes, root_id)
+
+    def _assert_attached(self, body, root_id, expected_ids):
+        """The server has exactly ``expected_ids``, ``root_id`` as root."""
+        attachments = self.owner_servers.list_volume_attachments(
+            body['id'])['volumeAttachments']
+        self.assertEqual(sorted(expected_ids),
+                         sorted(a['volumeId'] for a in attachments),
+                         'Volumes attached to the rebuilt server')
+        devices = {a['volumeId']: a.get('device') for a in attachments}
+        root_device = body.get('OS-EXT-SRV-ATTR:root_device_name')
+        self.assertEqual(root_device, devices[root_id],
+                         'Device of the root volume %s: expected the '
+                         "server's root device" % root_id)
+        volumes = self.os_admin.volumes_client_latest
+        for volume_id in expected_ids:
+            volume = volumes.show_volume(volume_id)['volume']
+            self.assertEqual(
+                ('in-use', [body['id']]),
+                (volume['status'],
+                 [a['server_id'] for a in volume['attachments']]),
+                'Volume %s as the volume service reads it' % volume_id)
+
+
+class Cell0RebuildAutoNetworkTest(Cell0RebuildBase):
     """Networks "auto" (get-me-a-network) across a cell0 rebuild.
 
     Nova auto-allocates a network only for a project that has none (with
@@ -738,6 +779,8 @@ class Cell0RebuildAutoNetworkTest(cell0_base.Cell0Test):
     has Neutron allocate the project's network.
     """
 
+    required_features = (features.cell0_rebuild,
+                         features.auto_allocated_network)
     class_network = False
 
     @decorators.idempotent_id('c3a8e0f4-2d6b-4f1e-9a57-8e1b6d0c4f29')
@@ -749,8 +792,6 @@ class Cell0RebuildAutoNetworkTest(cell0_base.Cell0Test):
         auto-allocated for the project, and an address; the topology is
         deleted at cleanup, after the server.
         """
-        self.skip_unless(features.cell0_rebuild())
-        self.skip_unless(features.auto_allocated_network())
         networks_client = self.os_admin.networks_client
         uri = '/auto-allocated-topology/%s' % self.owner_project_id
         # Runs after the server's deletion (cleanups run last in, first
@@ -769,6 +810,6 @@ class Cell0RebuildAutoNetworkTest(cell0_base.Cell0Test):
             'project without networks, after the cell0 rebuild: networks of '
             "its ports, expected only the project's auto-allocated network"
             % server['id'])
-        self.assertTrue(cell0_base.addresses_of(body),
+        self.assertTrue(checks.addresses_of(body),
                         'Server %s booted with networks "auto": no address '
                         'after the cell0 rebuild' % server['id'])

@@ -16,7 +16,7 @@
 Two rebuild requests of one buried server at once, a requested port deleted
 while the server waited, an availability zone unpinned (2.104) before the
 rebuild, and the instance action the rebuild leaves
-(enable-rebuild-for-instances-in-cell0, interp-rebuild-claim,
+(*Enable Rebuild for Instances in cell0*; interp-rebuild-claim,
 interp-rebuild-network-validation, interp-requested-networks-sticky).
 """
 
@@ -26,6 +26,7 @@ from tempest import config
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import waiters
@@ -40,36 +41,10 @@ ROUND = 4
 UNPIN_MICROVERSION = '2.104'
 
 
-def judge_pair(outcomes):
-    """Problems of two simultaneous rebuilds of one buried server.
+class Cell0RebuildRacesBase(cell0_base.Cell0Test):
+    """What the race classes share; it has no test."""
 
-    :param outcomes: two (HTTP status or None, response status or None,
-                     detail) tuples.
-    At most one cell0 rebuild may be accepted (202 with status BUILD); the
-    other must be refused with 409, or, if it came after the first had
-    already made the server live again, be an ordinary rebuild of the live
-    server (202 with status REBUILD).  The pair alone cannot tell "after"
-    from "during" for that second case; the end state (ACTIVE once, listed
-    once, nothing left after delete) is checked separately.
-    """
-    cell0 = [i for i, o in enumerate(outcomes)
-             if o[0] == 202 and o[1] == 'BUILD']
-    if len(cell0) != 1:
-        return ['expected exactly one cell0 rebuild accepted (202, BUILD), '
-                'got %s' % _show(outcomes)]
-    other = outcomes[1 - cell0[0]]
-    if other[0] == 409 or (other[0] == 202 and other[1] == 'REBUILD'):
-        return []
-    return ['the second request: expected 409 Conflict (or 202 REBUILD on '
-            'the live server), got %s' % _show([other])]
-
-
-def _show(outcomes):
-    return '; '.join('%s %s %s' % (code, status or '', detail or '')
-                     for code, status, detail in outcomes)
-
-
-class Cell0RebuildRacesTest(cell0_base.Cell0Test):
+    required_features = (features.cell0_rebuild,)
 
     def _rebuild_outcome(self, server_id):
         """(HTTP status, server status, detail) of a rebuild as the owner."""
@@ -82,6 +57,10 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
                     str(getattr(e, 'resp_body', e))[:300])
         except Exception as e:   # a dropped connection, a timeout...
             return None, None, repr(e)[:300]
+
+
+class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
+    """Concurrent rebuilds, and the instance action a rebuild leaves."""
 
     def _together(self, server_id):
         """Two rebuilds released together from a barrier; their outcomes."""
@@ -115,7 +94,7 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         for n, server in enumerate(servers, first):
             label = 'attempt %d (server %s): ' % (n, server['id'])
             outcomes = self._together(server['id'])
-            problems.extend(label + p for p in judge_pair(outcomes))
+            problems.extend(label + p for p in checks.judge_pair(outcomes))
             try:
                 body = self.wait_status(server['id'], 'ACTIVE')
             except Exception as e:
@@ -140,19 +119,7 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
                 n, server['id'], p) for p in self.leftovers(server['id']))
         return problems
 
-    def _buried_with_own_port(self):
-        """(trigger, server, port): buried with a port the owner created.
-
-        The port is deleted at cleanup if it still exists.
-        """
-        self.skip_unless(features.cell0_rebuild())
-        network, _ = self.create_network()
-        port = self.create_port(network['id'])
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, version=self.rebuild_mv,
-                           networks=[{'port': port['id']}])
-        return trigger, server, port
-
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('05d9e704-36fc-44c6-b8e5-0db140b022b1')
     @markers.requirements('RB-19')
     def test_concurrent_rebuilds(self):
@@ -162,7 +129,6 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         attempt may not overlap); every server ends ACTIVE once, is listed
         once, is deleted and leaves nothing behind.
         """
-        self.skip_unless(features.cell0_rebuild())
         self.require_microversions(self.pending_mv, self.rebuild_mv)
         attempts = CONF.nova_conformance.concurrent_rebuild_attempts
         problems = []
@@ -175,6 +141,49 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
                          'Concurrent cell0 rebuilds (%d attempts): %d '
                          'problem(s)' % (attempts, len(problems)))
 
+    @decorators.idempotent_id('eae5c14d-30ef-4e34-af65-bbb2ea9f74e5')
+    @markers.requirements('RB-22')
+    def test_rebuild_recorded_as_instance_action(self):
+        """The cell0 rebuild is a ``rebuild`` instance action of the server.
+
+        Once the server is ACTIVE, with its events and none failed (the
+        cell0 ``create`` action goes with the hard-deleted cell0 record,
+        interp-instance-actions).
+        """
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, networks='none')
+        trigger.add_capacity()
+        self.rebuild_to_active(server['id'])
+        actions, events = self.instance_events(server['id'], 'rebuild')
+        self.assertIn('rebuild', actions,
+                      'Instance actions of server %s after its cell0 '
+                      'rebuild: expected rebuild, got %s' % (server['id'],
+                                                             actions))
+        failed = [e for e in events if e.get('result') == 'Error']
+        self.assertTrue(events and not failed,
+                        'Events of the rebuild action of server %s: expected '
+                        'at least one and none failed, got %s' % (
+                            server['id'], events))
+
+
+class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
+    """A requested port deleted or taken while the server waited."""
+
+    required_features = (features.cell0_rebuild, features.networks)
+
+    def _buried_with_own_port(self):
+        """(trigger, server, port): buried with a port the owner created.
+
+        The port is deleted at cleanup if it still exists.
+        """
+        network, _ = self.create_network()
+        port = self.create_port(network['id'])
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv,
+                           networks=[{'port': port['id']}])
+        return trigger, server, port
+
+    @decorators.attr(type='negative')
     @decorators.idempotent_id('e51b07b6-37c3-4ddc-89d7-3a9771ccbf57')
     @markers.requirements('RB-20')
     def test_rebuild_refused_for_deleted_port(self):
@@ -195,7 +204,7 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
             code is not None and 400 <= code < 500 and port['id'] in detail,
             'Cell0 rebuild of server %s whose requested port %s was deleted: '
             'expected a 4xx naming the port, got %s' % (
-                server['id'], port['id'], _show([outcome])))
+                server['id'], port['id'], checks.describe_outcomes([outcome])))
         after = self.show(server['id'])
         self.assert_state(after, self.expected_buried(),
                           'after the refused rebuild')
@@ -208,6 +217,7 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         waiters.wait_for_server_deletion(self.admin_servers, server['id'])
         self.assertEqual([], self.leftovers(server['id']))
 
+    @decorators.attr(type='negative')
     @decorators.idempotent_id('f2d5117d-1c25-418c-86b9-5b902a3547ed')
     @markers.requirements('RB-20')
     def test_rebuild_refused_for_port_in_use(self):
@@ -229,7 +239,8 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
             code is not None and 400 <= code < 500 and port['id'] in detail,
             'Cell0 rebuild of server %s whose requested port %s is bound to '
             'server %s: expected a 4xx naming the port, got %s' % (
-                server['id'], port['id'], other['id'], _show([outcome])))
+                server['id'], port['id'], other['id'],
+                checks.describe_outcomes([outcome])))
         self.assert_state(self.show(server['id']), self.expected_buried(),
                           'after the refused rebuild')
         bound = ports.show_port(port['id'])['port']
@@ -237,6 +248,13 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
                          'Port %s after the refused rebuild of server %s: '
                          'expected it still bound to server %s' % (
                              port['id'], server['id'], other['id']))
+
+
+class Cell0RebuildUnpinTest(Cell0RebuildRacesBase):
+    """An availability zone unpinned (2.104) before the rebuild."""
+
+    min_microversion = UNPIN_MICROVERSION
+    required_features = (features.cell0_rebuild, features.networks)
 
     @decorators.idempotent_id('b6c822b5-5da5-44fe-ab2b-6484b43a1c73')
     @markers.requirements('RB-21')
@@ -246,8 +264,6 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
         The owner has two networks and asked for the second, so a rebuild
         that lost the request cannot pass by picking the only network.
         """
-        self.skip_unless(features.cell0_rebuild())
-        self.skip_unless_microversion(UNPIN_MICROVERSION)
         self.create_network()
         network, _ = self.create_network()
         zones = [z['zoneName'] for z in
@@ -271,28 +287,3 @@ class Cell0RebuildRacesTest(cell0_base.Cell0Test):
             [network['id']], [p['network_id'] for p in ports],
             'Networks of the ports of server %s rebuilt after unpinning its '
             'zone: expected only the requested network' % server['id'])
-
-    @decorators.idempotent_id('eae5c14d-30ef-4e34-af65-bbb2ea9f74e5')
-    @markers.requirements('RB-22')
-    def test_rebuild_recorded_as_instance_action(self):
-        """The cell0 rebuild is a ``rebuild`` instance action of the server.
-
-        Once the server is ACTIVE, with its events and none failed (the
-        cell0 ``create`` action goes with the hard-deleted cell0 record,
-        interp-instance-actions).
-        """
-        self.skip_unless(features.cell0_rebuild())
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, networks='none')
-        trigger.add_capacity()
-        self.rebuild_to_active(server['id'])
-        actions, events = self.instance_events(server['id'], 'rebuild')
-        self.assertIn('rebuild', actions,
-                      'Instance actions of server %s after its cell0 '
-                      'rebuild: expected rebuild, got %s' % (server['id'],
-                                                             actions))
-        failed = [e for e in events if e.get('result') == 'Error']
-        self.assertTrue(events and not failed,
-                        'Events of the rebuild action of server %s: expected '
-                        'at least one and none failed, got %s' % (
-                            server['id'], events))

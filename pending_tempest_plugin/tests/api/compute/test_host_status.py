@@ -11,7 +11,7 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""host_status (get-valid-server-state.rst) without disturbing the cloud.
+"""host_status (*Get valid server state*) without disturbing the cloud.
 
 UP and "" (no host), the absence of the key below 2.16, the 2.75 update and
 rebuild responses, and who sees what under the configured policy profile.
@@ -32,15 +32,20 @@ from pending_tempest_plugin.tests import base
 CONF = config.CONF
 
 
-class HostStatusTest(base.ConformanceTest):
+class HostStatusBase(base.ConformanceTest):
+    """One server on a healthy compute; it has no test."""
 
     min_microversion = '2.16'
 
     @classmethod
     def resource_setup(cls):
-        super(HostStatusTest, cls).resource_setup()
+        super(HostStatusBase, cls).resource_setup()
         # One server on a healthy compute, owned by owner_member.
         cls.server = cls.create_server()
+
+
+class HostStatusTest(HostStatusBase):
+    """UP, and no host_status below 2.16."""
 
     @decorators.idempotent_id('3834ed88-cfd6-4a9b-992d-f7c62d5055e0')
     @markers.requirements('HS-01', 'HS-02', 'HS-04', 'HS-05', 'HS-14',
@@ -54,22 +59,6 @@ class HostStatusTest(base.ConformanceTest):
         self.assertIsNotNone(self.host_of(self.server['id']),
                              'An ACTIVE server has a host')
         self.check_visibility(self.server, 'UP')
-
-    @decorators.idempotent_id('644c42dc-92b1-4c10-95da-479a428e7f04')
-    @markers.requirements('HS-09', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
-                          'HS-17')
-    def test_no_host_visibility(self):
-        """"" for a server that failed to schedule (it has no host)."""
-        self.skip_unless(features.novalidhost())
-        trigger = novalidhost.NoValidHostTrigger(
-            self, self.os_admin.flavors_client, self.os_admin.placement_client,
-            self.os_admin.resource_providers_client)
-        flavor = trigger.create_flavor(self.owner_project_id)
-        server = self.create_server(flavor=flavor['id'],
-                                    wait_for=waiters.TERMINAL, cleanup=self)
-        self.assertIsNone(self.host_of(server['id']),
-                          'A server that failed to schedule has no host')
-        self.check_visibility(server, '')
 
     @decorators.idempotent_id('8b938570-a9cc-4900-8182-6fc371dbab04')
     @markers.requirements('HS-03')
@@ -87,11 +76,38 @@ class HostStatusTest(base.ConformanceTest):
         self.assertIsNotNone(listed, 'admin does not list the server at 2.15')
         self.assertEqual([], problems)
 
+
+class HostStatusNoHostTest(base.ConformanceTest):
+    """A server without a host (it failed to schedule)."""
+
+    min_microversion = '2.16'
+    required_features = (features.novalidhost,)
+
+    @decorators.idempotent_id('644c42dc-92b1-4c10-95da-479a428e7f04')
+    @markers.requirements('HS-09', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
+                          'HS-17')
+    def test_no_host_visibility(self):
+        """"" for a server that failed to schedule (it has no host)."""
+        trigger = novalidhost.NoValidHostTrigger(
+            self, self.os_admin.flavors_client, self.os_admin.placement_client,
+            self.os_admin.resource_providers_client)
+        flavor = trigger.create_flavor(self.owner_project_id)
+        server = self.create_server(flavor=flavor['id'],
+                                    wait_for=waiters.TERMINAL, cleanup=self)
+        self.assertIsNone(self.host_of(server['id']),
+                          'A server that failed to schedule has no host')
+        self.check_visibility(server, '')
+
+
+class HostStatusFullResponseTest(HostStatusBase):
+    """The 2.75 responses of update and rebuild carry host_status."""
+
+    min_microversion = base.FULL_UPDATE_RESPONSE_MICROVERSION
+
     @decorators.idempotent_id('afd296f2-fcb5-404b-b397-a6974a892468')
     @markers.requirements('HS-18')
     def test_update_response(self):
         """PUT /servers/{id} at 2.75 answers host_status as show does."""
-        self.skip_unless_microversion(base.FULL_UPDATE_RESPONSE_MICROVERSION)
         profile = CONF.nova_conformance.host_status_policy_profile
         problems = []
         for persona in ('admin', 'owner_member'):
@@ -109,7 +125,6 @@ class HostStatusTest(base.ConformanceTest):
     @markers.requirements('HS-18')
     def test_rebuild_response(self):
         """The rebuild action at 2.75 answers host_status as show does."""
-        self.skip_unless_microversion(base.FULL_UPDATE_RESPONSE_MICROVERSION)
         profile = CONF.nova_conformance.host_status_policy_profile
         server = self.create_server(cleanup=self)
         problems = []

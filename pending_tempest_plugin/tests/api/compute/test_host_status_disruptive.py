@@ -37,21 +37,15 @@ SPEC_PRECEDENCE = 'MAINTENANCE'
 NOVA_PRECEDENCE = 'DOWN'
 
 
-@decorators.serial
-class HostStatusDisruptiveTest(base.ConformanceTest):
+class HostStatusDisruptiveBase(base.ConformanceTest):
+    """A server on a host the tests may disturb; it has no test."""
 
     min_microversion = '2.16'
-
-    @classmethod
-    def skip_checks(cls):
-        super(HostStatusDisruptiveTest, cls).skip_checks()
-        reason = features.disruptive()
-        if reason:
-            raise cls.skipException(reason)
+    required_features = (features.disruptive,)
 
     @classmethod
     def resource_setup(cls):
-        super(HostStatusDisruptiveTest, cls).resource_setup()
+        super(HostStatusDisruptiveBase, cls).resource_setup()
         cls.server = cls.create_server()
         cls.host = cls.host_of(cls.server['id'])
         allowed = CONF.nova_conformance.disruptive_hosts
@@ -63,7 +57,7 @@ class HostStatusDisruptiveTest(base.ConformanceTest):
                 % cls.host)
 
     def setUp(self):
-        super(HostStatusDisruptiveTest, self).setUp()
+        super(HostStatusDisruptiveBase, self).setUp()
         self.hosts = self.host_control()
 
     def admin_host_status(self):
@@ -71,6 +65,12 @@ class HostStatusDisruptiveTest(base.ConformanceTest):
             return self.admin_servers.show_server(
                 self.server['id'])['server'].get('host_status')
 
+
+@decorators.serial
+class HostStatusDisruptiveTest(HostStatusDisruptiveBase):
+    """A compute disabled or forced down."""
+
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('b0cddd36-edb6-471c-bd77-6f3683afe71e')
     @markers.requirements('HS-08', 'HS-13', 'HS-04', 'HS-14', 'HS-15',
                           'HS-16', 'HS-17')
@@ -84,6 +84,7 @@ class HostStatusDisruptiveTest(base.ConformanceTest):
         self.assertEqual('ACTIVE', server['status'],
                          'Disabling the compute changed the server status')
 
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('2342d3e2-25fa-404b-bc5a-acc4e9cadc53')
     @markers.requirements('HS-07', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
                           'HS-17')
@@ -92,37 +93,7 @@ class HostStatusDisruptiveTest(base.ConformanceTest):
         self.hosts.force_down(self.host)
         self.check_visibility(self.server, 'DOWN')
 
-    @decorators.idempotent_id('e7a70ce0-c1fd-452c-8a76-224998b68508')
-    @markers.requirements('HS-06', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
-                          'HS-17')
-    def test_unknown(self):
-        """A compute that stopped reporting reads UNKNOWN.
-
-        Under the unknown_only profile this is the one value the owner
-        sees.
-        """
-        self.skip_unless(features.disruptive(stop=True))
-        self.hosts.stop(self.host)
-        self.check_visibility(self.server, 'UNKNOWN')
-
-    @decorators.idempotent_id('f32003e8-af8a-4ae0-9245-b8b192b2e2fa')
-    @markers.requirements('HS-11')
-    def test_disabled_and_stopped(self):
-        """MAINTENANCE overrides UNKNOWN."""
-        self.skip_unless(features.disruptive(stop=True))
-        self.hosts.stop(self.host)
-        self.hosts.disable(self.host)
-        self.assertEqual('MAINTENANCE', self.admin_host_status())
-
-    @decorators.idempotent_id('3492a9b2-82bd-4f91-9844-01a1e8c5a995')
-    @markers.requirements('HS-12')
-    def test_forced_down_and_stopped(self):
-        """DOWN overrides UNKNOWN."""
-        self.skip_unless(features.disruptive(stop=True))
-        self.hosts.stop(self.host)
-        self.hosts.force_down(self.host)
-        self.assertEqual('DOWN', self.admin_host_status())
-
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('a97a02bf-9f49-4f0c-a32b-3f4cfd175b76')
     @markers.requirements('HS-10')
     def test_disabled_and_forced_down(self):
@@ -145,3 +116,41 @@ class HostStatusDisruptiveTest(base.ConformanceTest):
                 self.assertEqual, SPEC_PRECEDENCE, actual)
         self.assertEqual(SPEC_PRECEDENCE, actual,
                          'A compute both disabled and forced down')
+
+
+@decorators.serial
+class HostStatusStoppedComputeTest(HostStatusDisruptiveBase):
+    """A compute stopped, alone or disabled or forced down too."""
+
+    required_features = (features.stopped_compute,)
+
+    @decorators.attr(type='slow')
+    @decorators.idempotent_id('e7a70ce0-c1fd-452c-8a76-224998b68508')
+    @markers.requirements('HS-06', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
+                          'HS-17')
+    def test_unknown(self):
+        """A compute that stopped reporting reads UNKNOWN.
+
+        Under the unknown_only profile this is the one value the owner
+        sees.
+        """
+        self.hosts.stop(self.host)
+        self.check_visibility(self.server, 'UNKNOWN')
+
+    @decorators.attr(type='slow')
+    @decorators.idempotent_id('f32003e8-af8a-4ae0-9245-b8b192b2e2fa')
+    @markers.requirements('HS-11')
+    def test_disabled_and_stopped(self):
+        """MAINTENANCE overrides UNKNOWN."""
+        self.hosts.stop(self.host)
+        self.hosts.disable(self.host)
+        self.assertEqual('MAINTENANCE', self.admin_host_status())
+
+    @decorators.attr(type='slow')
+    @decorators.idempotent_id('3492a9b2-82bd-4f91-9844-01a1e8c5a995')
+    @markers.requirements('HS-12')
+    def test_forced_down_and_stopped(self):
+        """DOWN overrides UNKNOWN."""
+        self.hosts.stop(self.host)
+        self.hosts.force_down(self.host)
+        self.assertEqual('DOWN', self.admin_host_status())

@@ -24,9 +24,11 @@ filtered and paged, and each server must carry its own host's status (or
 none, as the policy profile says).
 
 ``test_detail_listing_hosts_in_different_states`` disables the compute of
-one of the two hosts (one of ``[nova_conformance] disruptive_hosts``), so
-the class is ``serial`` like the disruptive class, and the compute is
-enabled again at cleanup.
+one of the two hosts (one of ``[nova_conformance] disruptive_hosts``) and
+``test_detail_listing_host_unknown`` stops it, each in a class of its own
+that needs it configured; every class is ``serial`` like the disruptive
+class (they move servers between hosts), and the compute is enabled or
+started again at cleanup.
 """
 
 from tempest import config
@@ -38,6 +40,7 @@ from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import microversions
 from pending_tempest_plugin.common import novalidhost
+from pending_tempest_plugin.common import spread
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import base
 
@@ -48,49 +51,14 @@ HOST_STATUS_MICROVERSION = '2.16'
 SERVICES_MICROVERSION = '2.53'
 
 
-def spread_plan(hosts_of, computes, allowed):
-    """The moves that put servers on two hosts, and the host to disturb.
-
-    :param hosts_of: server id -> host the scheduler chose (ordered).
-    :param computes: hosts of the enabled, up nova-compute services.
-    :param allowed: hosts a disruptive test may disable (None: any).
-    :returns: (target, moves): ``target`` is a host in ``allowed`` that
-              will hold at least one server, ``moves`` the (server id,
-              host) cold migrations that leave servers on ``target`` and
-              on another host.
-    :raises ValueError: when no such layout exists.
-    """
-    candidates = [h for h in computes if allowed is None or h in allowed]
-    if not candidates or len(computes) < 2:
-        raise ValueError(
-            'servers on two hosts, one of them in %s, need two enabled and '
-            'up computes; found %s' % (
-                'any host' if allowed is None else list(allowed),
-                list(computes) or 'none'))
-    used = [h for h in hosts_of.values() if h in candidates]
-    target = used[0] if used else candidates[0]
-    moves = []
-    placed = dict(hosts_of)
-    if target not in placed.values():
-        server = list(placed)[0]
-        moves.append((server, target))
-        placed[server] = target
-    if all(h == target for h in placed.values()):
-        other = [h for h in computes if h != target][0]
-        server = [s for s, h in placed.items() if h == target][-1]
-        moves.append((server, other))
-        placed[server] = other
-    return target, moves
-
-
-@decorators.serial
-class HostStatusListingTest(base.ConformanceTest):
+class HostStatusListingBase(base.ConformanceTest):
+    """Servers of the owner on two hosts; it has no test."""
 
     min_microversion = HOST_STATUS_MICROVERSION
 
     @classmethod
     def skip_checks(cls):
-        super(HostStatusListingTest, cls).skip_checks()
+        super(HostStatusListingBase, cls).skip_checks()
         if CONF.compute.min_compute_nodes < 2:
             raise cls.skipException(
                 'Servers on several hosts: set [compute] min_compute_nodes '
@@ -98,7 +66,7 @@ class HostStatusListingTest(base.ConformanceTest):
 
     @classmethod
     def resource_setup(cls):
-        super(HostStatusListingTest, cls).resource_setup()
+        super(HostStatusListingBase, cls).resource_setup()
         cls.stem = data_utils.rand_name(name=cls.__name__,
                                         prefix=CONF.resource_name_prefix)
         created = [cls.create_server(name='%s-%d' % (cls.stem, i),
@@ -138,7 +106,8 @@ class HostStatusListingTest(base.ConformanceTest):
         if CONF.nova_conformance.disruptive_tests:
             allowed = CONF.nova_conformance.disruptive_hosts
         try:
-            cls.target, moves = spread_plan(hosts_of, computes, allowed)
+            cls.target, moves = spread.spread_plan(hosts_of, computes,
+                                                   allowed)
         except ValueError as e:
             raise lib_exc.InvalidConfiguration(
                 '%s ([compute] min_compute_nodes = %d)'
@@ -218,7 +187,10 @@ class HostStatusListingTest(base.ConformanceTest):
                             persona, states.get(host, ''), body, where))
         self.fail_visibility(problems)
 
-    # -- tests ----------------------------------------------------------
+
+@decorators.serial
+class HostStatusListingTest(HostStatusListingBase):
+    """Listings while both hosts are healthy."""
 
     @decorators.idempotent_id('23881427-a4c3-4d6c-bb54-74d52398f71a')
     @markers.requirements('HS-21', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
@@ -232,6 +204,14 @@ class HostStatusListingTest(base.ConformanceTest):
         self.check_listings(dict((h, 'UP') for h in self.placed.values()
                                  if h))
 
+
+@decorators.serial
+class HostStatusListingDisruptiveTest(HostStatusListingBase):
+    """Listings while the compute of one host is disabled."""
+
+    required_features = (features.disruptive,)
+
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('d2527ec6-cabd-47e3-a659-ec9b6509c926')
     @markers.requirements('HS-20', 'HS-08', 'HS-04', 'HS-14', 'HS-15',
                           'HS-16', 'HS-17')
@@ -241,13 +221,20 @@ class HostStatusListingTest(base.ConformanceTest):
         The compute of ``target`` (one of ``[nova_conformance]
         disruptive_hosts``) is disabled for the listings only.
         """
-        self.skip_unless(features.disruptive())
         hosts = self.host_control()
         hosts.disable(self.target)
         states = dict((h, 'UP') for h in self.placed.values() if h)
         states[self.target] = 'MAINTENANCE'
         self.check_listings(states)
 
+
+@decorators.serial
+class HostStatusListingStoppedComputeTest(HostStatusListingBase):
+    """Listings while the compute of one host is stopped."""
+
+    required_features = (features.stopped_compute,)
+
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('b1c8b80f-e73e-4c95-a08d-5dfd3182a359')
     @markers.requirements('HS-22', 'HS-06', 'HS-04', 'HS-14', 'HS-15',
                           'HS-16', 'HS-17')
@@ -259,7 +246,6 @@ class HostStatusListingTest(base.ConformanceTest):
         per-server part of the profile, which a listing of one server
         cannot check.
         """
-        self.skip_unless(features.disruptive(stop=True))
         hosts = self.host_control()
         hosts.stop(self.target)
         states = dict((h, 'UP') for h in self.placed.values() if h)

@@ -25,8 +25,8 @@ from tempest.lib import decorators
 
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import microversions
 from pending_tempest_plugin.tests import base
-from pending_tempest_plugin.tests import cell0_base
 
 CONF = config.CONF
 
@@ -54,22 +54,27 @@ class MemberOnlyTest(base.ConformanceTest):
         """
         self.check_visibility(self.server, 'UP')
 
+
+class MemberOnlyMicroversionTest(base.ConformanceTest):
+    """The microversions the claims name, as a member reads them."""
+
+    credentials = ['primary', 'project_reader', 'alt']
+    required_features = (features.new_microversion,)
+
     @decorators.idempotent_id('377b1a82-62a9-4ae4-a3d7-810bdcf656be')
     @markers.requirements('PEND-16')
     def test_api_max_microversion(self):
         """The API's max microversion covers the configured ones."""
         pending_mv = CONF.nova_conformance.pending_state_microversion
         rebuild_mv = CONF.nova_conformance.cell0_rebuild_microversion
-        if not (pending_mv or rebuild_mv):
-            self.skip_unless(features.pending_microversion())
-        api_max = cell0_base.api_max_microversion(
+        api_max = microversions.api_max_microversion(
             self.os_primary.compute_versions_client)
         for option, version in (
                 ('pending_state_microversion', pending_mv),
                 ('cell0_rebuild_microversion', rebuild_mv)):
             if version:
                 self.assertTrue(
-                    cell0_base.at_least(api_max, version),
+                    microversions.at_least(api_max, version),
                     'Compute API max microversion: expected at least %s '
                     '([nova_conformance] %s), got %s' % (version, option,
                                                          api_max))

@@ -29,9 +29,11 @@ from tempest import config
 from tempest.lib.common.utils import data_utils
 from tempest.lib import decorators
 
+from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import notifications
+from pending_tempest_plugin.common import polling
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import cell0_base
 
@@ -50,15 +52,16 @@ SETTLE = 60
 DELIVERY = 30
 
 
-class NotificationsTest(cell0_base.Cell0Test):
+class NotificationsBase(cell0_base.Cell0Test):
+    """The listener and what the notification tests share; no test."""
+
+    required_features = (features.notifications,)
 
     listener = None
 
     @classmethod
     def resource_setup(cls):
-        super(NotificationsTest, cls).resource_setup()
-        if features.notifications():
-            return   # each test skips, naming the option
+        super(NotificationsBase, cls).resource_setup()
         group = CONF.nova_conformance
         cls.listener = notifications.Listener(
             group.notification_transport_url, group.notification_topic,
@@ -67,10 +70,6 @@ class NotificationsTest(cell0_base.Cell0Test):
                                  prefix=CONF.resource_name_prefix))
         cls.listener.start()
         cls.addClassResourceCleanup(cls.listener.stop)
-
-    def setUp(self):
-        super(NotificationsTest, self).setUp()
-        self.skip_unless(features.notifications())
 
     def about(self, server_id, since=0):
         return self.listener.collector.about(server_id, since)
@@ -85,19 +84,31 @@ class NotificationsTest(cell0_base.Cell0Test):
 
     def settled(self, server_id, since):
         """The notifications about the server since ``since``, once quiet."""
-        deadline = time.monotonic() + SETTLE
-        count, quiet_since = -1, time.monotonic()
-        while time.monotonic() < deadline:
-            seen = self.about(server_id, since)
-            if len(seen) != count:
-                count, quiet_since = len(seen), time.monotonic()
-            elif time.monotonic() - quiet_since >= QUIET:
-                break
-            time.sleep(1)
+        last = {'count': -1, 'at': time.monotonic()}
+
+        def fetch():
+            """(how many, seconds since that number last changed)."""
+            count = len(self.about(server_id, since))
+            if count != last['count']:
+                last['count'], last['at'] = count, time.monotonic()
+            return count, time.monotonic() - last['at']
+
+        try:
+            polling.poll(fetch, lambda value: value[1] >= QUIET, SETTLE, 1,
+                         what='notifications about server %s' % server_id,
+                         describe=lambda value: '%d seen' % value[0])
+        except polling.PollTimeout:
+            pass   # still arriving after SETTLE seconds: judged as they are
         return self.about(server_id, since)
 
+
+class NotificationsTest(NotificationsBase):
+    """The notifications of a server going PENDING."""
+
+    required_features = (features.notifications,
+                         features.pending_enabled)
+
     def _pending_server(self):
-        self.skip_unless(features.pending_enabled())
         return self.bury(self.novalidhost_trigger())
 
     @decorators.idempotent_id('c3fe1743-cf38-4b75-bb7f-eb0a91adb658')
@@ -146,15 +157,15 @@ class NotificationsTest(cell0_base.Cell0Test):
         actual = {'priority': error.priority,
                   'state': notifications.field(error, 'state'),
                   'reason.exception': notifications.exception_name(error)}
-        problems.extend(cell0_base.differences(expected, actual,
-                                               BUILD_ERROR + ' '))
+        problems.extend(checks.differences(expected, actual,
+                                           BUILD_ERROR + ' '))
         message = notifications.field(error, 'reason', 'exception_message')
-        if cell0_base.NOVALIDHOST_FAULT_MESSAGE.lower() not in str(
+        if checks.NOVALIDHOST_FAULT_MESSAGE.lower() not in str(
                 message).lower():
             problems.append('%s reason.exception_message: expected it to '
                             'say %r, got %r' % (
                                 BUILD_ERROR,
-                                cell0_base.NOVALIDHOST_FAULT_MESSAGE,
+                                checks.NOVALIDHOST_FAULT_MESSAGE,
                                 message))
         ends = [n for n in self.about(server['id'])
                 if n.event_type == SELECT_END]
@@ -167,6 +178,13 @@ class NotificationsTest(cell0_base.Cell0Test):
                          % (server['id'], notifications.describe_all(
                              self.about(server['id']))))
 
+
+class NotificationsRebuildTest(NotificationsBase):
+    """The notifications of a cell0 rebuild."""
+
+    required_features = (features.notifications,
+                         features.cell0_rebuild)
+
     @decorators.idempotent_id('d73362c2-ffb8-4b2f-b350-a93e2b27c965')
     @markers.requirements('RB-15')
     def test_cell0_rebuild_no_new_notifications(self):
@@ -177,7 +195,6 @@ class NotificationsTest(cell0_base.Cell0Test):
         ``notifications.STOCK_EVENT_TYPES``; at least one must be seen
         (else the bus tells nothing and the check would be empty).
         """
-        self.skip_unless(features.cell0_rebuild())
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger)
         trigger.add_capacity()

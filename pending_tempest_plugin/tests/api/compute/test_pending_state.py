@@ -11,7 +11,7 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""The PENDING state (introduce-pending-vm-state.train.txt).
+"""The PENDING state (*Introduce Pending VM state*, the Train text).
 
 NoValidHost comes from the reversible trait trigger (a private flavor
 requiring a trait no provider has).  The PENDING tests run when
@@ -25,8 +25,10 @@ from tempest import config
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
+from pending_tempest_plugin.common import microversions
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import cell0_base
 
@@ -36,12 +38,8 @@ PENDING = ('PENDING', 'pending')
 ERROR = ('ERROR', 'error')
 
 
-class PendingStateTest(cell0_base.Cell0Test):
-
-    def _pending_server(self):
-        self.skip_unless(features.pending_enabled())
-        trigger = self.novalidhost_trigger()
-        return self.bury(trigger)
+class PendingStateBase(cell0_base.Cell0Test):
+    """What the PENDING classes share; it has no test."""
 
     def returned(self, server, personas, versions, problems):
         """(persona, version, where, label, body) of each view of ``server``.
@@ -59,6 +57,16 @@ class PendingStateTest(cell0_base.Cell0Test):
                     else:
                         yield persona, version, where, label, body
 
+
+class PendingStateTest(PendingStateBase):
+    """use_pending_state on: NoValidHost gives PENDING."""
+
+    required_features = (features.pending_enabled,)
+
+    def _pending_server(self):
+        trigger = self.novalidhost_trigger()
+        return self.bury(trigger)
+
     @decorators.idempotent_id('d8ccdb8e-2c2c-4e41-99af-04e1c50ed7c4')
     @markers.requirements('PEND-02', 'PEND-04', 'PEND-05', 'PEND-07',
                           'PEND-17')
@@ -73,10 +81,10 @@ class PendingStateTest(cell0_base.Cell0Test):
         for persona, _, _, label, body in self.returned(
                 server, ('admin', 'owner_member'), [self.pending_mv],
                 problems):
-            problems.extend(cell0_base.differences(
+            problems.extend(checks.differences(
                 {'status': 'PENDING'}, body, label))
             if persona == 'admin':
-                problems.extend(cell0_base.differences(
+                problems.extend(checks.differences(
                     {'OS-EXT-STS:vm_state': 'pending',
                      'OS-EXT-STS:task_state': None}, body, label))
             if 'progress' not in body:
@@ -85,12 +93,12 @@ class PendingStateTest(cell0_base.Cell0Test):
                                 'no progress key')
         actions, events = self.instance_events(server['id'], 'create')
         failed = [e for e in events
-                  if e['event'] == cell0_base.SCHEDULE_EVENT]
+                  if e['event'] == checks.SCHEDULE_EVENT]
         if not failed or failed[0].get('result') != 'Error':
             problems.append(
                 'instance action create: expected a failed event %s, got '
                 'actions %s with events %s' % (
-                    cell0_base.SCHEDULE_EVENT, actions,
+                    checks.SCHEDULE_EVENT, actions,
                     [(e['event'], e.get('result')) for e in events]))
         self.assertEqual([], problems)
 
@@ -105,7 +113,7 @@ class PendingStateTest(cell0_base.Cell0Test):
         microversion, where the server reads ERROR.
         """
         server = self._pending_server()
-        older = cell0_base.previous_microversion(self.pending_mv)
+        older = microversions.previous_microversion(self.pending_mv)
         problems = []
         faults = {}
         for persona, version, where, label, body in self.returned(
@@ -113,7 +121,7 @@ class PendingStateTest(cell0_base.Cell0Test):
                 [v for v in (self.pending_mv, older) if v], problems):
             faults[(persona, where, version)] = body.get('fault')
             if version == self.pending_mv:
-                problems.extend(cell0_base.fault_problems(
+                problems.extend(checks.fault_problems(
                     body.get('fault'), label))
         for (persona, where, version), below in sorted(faults.items()):
             here = faults.get((persona, where, self.pending_mv))
@@ -130,9 +138,9 @@ class PendingStateTest(cell0_base.Cell0Test):
     def test_pending_is_error_below_microversion(self):
         """Below the PENDING microversion: ERROR / error, show and detail."""
         server = self._pending_server()
-        older = cell0_base.previous_microversion(self.pending_mv)
+        older = microversions.previous_microversion(self.pending_mv)
         problems = []
-        versions = cell0_base.versions_to_check(
+        versions = microversions.versions_to_check(
             ['2.1', older], CONF.compute.min_microversion,
             CONF.compute.max_microversion)
         for persona, _, _, label, body in self.returned(
@@ -141,7 +149,7 @@ class PendingStateTest(cell0_base.Cell0Test):
             if persona == 'admin':
                 expected['OS-EXT-STS:vm_state'] = 'error'
                 expected['OS-EXT-STS:task_state'] = None
-            problems.extend(cell0_base.differences(expected, body, label))
+            problems.extend(checks.differences(expected, body, label))
         self.assertEqual([], problems)
 
     def _listed(self, version, status):
@@ -165,7 +173,7 @@ class PendingStateTest(cell0_base.Cell0Test):
         """
         server = self._pending_server()
         sid = server['id']
-        older = cell0_base.previous_microversion(self.pending_mv)
+        older = microversions.previous_microversion(self.pending_mv)
         problems = []
 
         def check(version, status, want):
@@ -187,8 +195,8 @@ class PendingStateTest(cell0_base.Cell0Test):
         check(self.pending_mv, 'ERROR', False)
         if older:
             check(older, 'ERROR', True)
-            if cell0_base.at_least(older,
-                                   cell0_base.STATUS_FILTER_400_MICROVERSION):
+            if microversions.at_least(
+                    older, microversions.STATUS_FILTER_400_MICROVERSION):
                 check(older, 'PENDING', '400')
             else:
                 check(older, 'PENDING', False)
@@ -198,7 +206,6 @@ class PendingStateTest(cell0_base.Cell0Test):
     @markers.requirements('PEND-08', 'PEND-15')
     def test_owner_deletes_pending_server(self):
         """The owner deletes a PENDING server; quota usage is as before."""
-        self.skip_unless(features.pending_enabled())
         trigger = self.novalidhost_trigger()
         before = dict((r, self.usage(r)[1])
                       for r in ('instances', 'cores', 'ram'))
@@ -223,6 +230,15 @@ class PendingStateTest(cell0_base.Cell0Test):
                           % self.pending_mv)
         self.assertIsNone(body.get('OS-EXT-STS:task_state'))
 
+
+class PendingStateOffTest(PendingStateBase):
+    """use_pending_state off: NoValidHost gives ERROR.
+
+    Runs when [nova_conformance] pending_state_enabled = False.
+    """
+
+    required_features = (features.pending_disabled,)
+
     @decorators.idempotent_id('306aaba7-eccc-451e-bf22-803ffca34309')
     @markers.requirements('PEND-01')
     def test_option_off_error_at_every_microversion(self):
@@ -230,17 +246,16 @@ class PendingStateTest(cell0_base.Cell0Test):
 
         Runs when [nova_conformance] pending_state_enabled = False.
         """
-        self.skip_unless(features.pending_disabled())
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger)
         problems = []
-        versions = cell0_base.versions_to_check(
+        versions = microversions.versions_to_check(
             ['2.1', '2.37', self.pending_mv, self.rebuild_mv,
              CONF.compute.max_microversion],
             CONF.compute.min_microversion, CONF.compute.max_microversion)
         for _, _, _, label, body in self.returned(server, ('admin',),
                                                   versions, problems):
-            problems.extend(cell0_base.differences(
+            problems.extend(checks.differences(
                 {'status': 'ERROR', 'OS-EXT-STS:vm_state': 'error'},
                 body, label))
         self.assertEqual([], problems)

@@ -11,12 +11,11 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""Where the host_status listing test puts its servers (spread_plan)."""
+"""Where the host_status listing tests put their servers (spread_plan)."""
 
 from oslotest import base
 
-from pending_tempest_plugin.tests.api.compute import (
-    test_host_status_listing as listing)
+from pending_tempest_plugin.common import spread
 
 COMPUTES = ['cn1', 'cn2', 'cn3']
 
@@ -24,31 +23,31 @@ COMPUTES = ['cn1', 'cn2', 'cn3']
 class TestSpreadPlan(base.BaseTestCase):
 
     def test_already_spread_no_move(self):
-        self.assertEqual(('cn1', []), listing.spread_plan(
+        self.assertEqual(('cn1', []), spread.spread_plan(
             {'a': 'cn1', 'b': 'cn2', 'c': 'cn1'}, COMPUTES, None))
 
     def test_target_is_an_allowed_host_in_use(self):
-        self.assertEqual(('cn2', []), listing.spread_plan(
+        self.assertEqual(('cn2', []), spread.spread_plan(
             {'a': 'cn1', 'b': 'cn2', 'c': 'cn1'}, COMPUTES, ['cn2', 'cn3']))
 
     def test_all_on_one_host_one_move(self):
-        self.assertEqual(('cn1', [('c', 'cn2')]), listing.spread_plan(
+        self.assertEqual(('cn1', [('c', 'cn2')]), spread.spread_plan(
             {'a': 'cn1', 'b': 'cn1', 'c': 'cn1'}, COMPUTES, None))
 
     def test_none_on_an_allowed_host_moves_one_there(self):
-        self.assertEqual(('cn3', [('a', 'cn3')]), listing.spread_plan(
+        self.assertEqual(('cn3', [('a', 'cn3')]), spread.spread_plan(
             {'a': 'cn1', 'b': 'cn1', 'c': 'cn2'}, COMPUTES, ['cn3']))
 
     def test_all_on_the_one_allowed_host(self):
-        self.assertEqual(('cn2', [('c', 'cn1')]), listing.spread_plan(
+        self.assertEqual(('cn2', [('c', 'cn1')]), spread.spread_plan(
             {'a': 'cn2', 'b': 'cn2', 'c': 'cn2'}, COMPUTES, ['cn2']))
 
     def test_one_compute_is_not_enough(self):
-        e = self.assertRaises(ValueError, listing.spread_plan,
+        e = self.assertRaises(ValueError, spread.spread_plan,
                               {'a': 'cn1'}, ['cn1'], None)
         self.assertIn('need two enabled and up computes', str(e))
 
     def test_no_allowed_compute(self):
-        e = self.assertRaises(ValueError, listing.spread_plan,
+        e = self.assertRaises(ValueError, spread.spread_plan,
                               {'a': 'cn1'}, ['cn1', 'cn2'], ['cn9'])
         self.assertIn("one of them in ['cn9']", str(e))
