@@ -40,6 +40,8 @@ SUBCOMMANDS = {
               'smoke checks: the cloud is a real cloud'),
     'check-clean': ('pending_aio.clean', 'main',
                     'nothing left behind, every compute restored'),
+    'check-host': ('pending_aio.host', 'main',
+                   'loopback listeners only, no secret readable by others'),
     'keepalive-probe': ('pending_aio.keepalive', 'main',
                         'dropped reused connections on every endpoint'),
     'tls-proxy': ('pending_aio.tls_proxy', 'main',

@@ -26,6 +26,7 @@ from pending_aio import bench
 from pending_aio import checks
 from pending_aio import cli
 from pending_aio import cloud
+from pending_aio import host
 from pending_aio import stages
 from pending_tempest_plugin.unit_tests import fakes
 
@@ -216,3 +217,49 @@ class TestStages(fakes.FileTestCase):
     def test_usage(self):
         self.assertRaises(SystemExit, stages.main, ['leg'])
         self.assertRaises(SystemExit, stages.main, ['nope', 'x'])
+
+
+class TestCheckHost(base.BaseTestCase):
+    """check-host: what a local cloud shows other users."""
+
+    SS = ('LISTEN 0 128 127.0.0.1:5000 0.0.0.0:* '
+          'users:(("gunicorn",pid=10,fd=5),("gunicorn",pid=11,fd=5))\n'
+          'LISTEN 0 128 0.0.0.0:25672 0.0.0.0:* users:(("beam.smp",pid=12,'
+          'fd=9))\n'
+          'LISTEN 0 128 [::1]:4369 [::]:* users:(("epmd",pid=13,fd=3))\n'
+          'LISTEN 0 128 0.0.0.0:2024 0.0.0.0:* users:(("sshd",pid=14,fd=3))'
+          '\n')
+
+    def test_listeners_of_ss(self):
+        self.assertEqual(
+            [('127.0.0.1', '5000', 10), ('127.0.0.1', '5000', 11),
+             ('0.0.0.0', '25672', 12), ('[::1]', '4369', 13),
+             ('0.0.0.0', '2024', 14)],
+            host.listeners(self.SS))
+
+    def test_only_the_clouds_own_listeners_off_the_loopback(self):
+        self.assertEqual(['0.0.0.0:25672 (pid 12)'],
+                         host.exposed_listeners(self.SS,
+                                                lambda pid: pid != 14))
+        self.assertEqual([], host.exposed_listeners(
+            self.SS, lambda pid: pid in (10, 13)))
+
+    def test_a_secret_readable_by_others_is_found(self):
+        tmp = self.useFixture(fixtures.TempDir()).path
+        os.chmod(tmp, 0o755)
+
+        def write(rel, content, mode):
+            path = os.path.join(tmp, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, 'w') as f:
+                f.write(content)
+            os.chmod(path, mode)
+        write('etc/nova/nova.conf', 'url = rabbit://u:S3cr3t@x', 0o644)
+        write('etc/keystone/keystone.conf', 'password = S3cr3t', 0o600)
+        write('etc/policy.yaml', 'no secret here', 0o644)
+        write('venvs/tools/lib/x.py', 'S3cr3t', 0o644)
+        write('data/mysql/cells.ibd', 'S3cr3t', 0o660)
+        write('data/locked/x.conf', 'S3cr3t', 0o644)
+        os.chmod(os.path.join(tmp, 'data', 'locked'), 0o750)
+        self.assertEqual(['etc/nova/nova.conf (mode 0644)'],
+                         host.readable_secret_files(tmp, ['S3cr3t', '']))
