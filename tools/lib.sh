@@ -10,6 +10,11 @@
 # and defines:
 #   stage TEXT           prints "== functional [N s]: TEXT" (N: seconds
 #                        since FUNCTIONAL_T0)
+#   wait_until SECONDS WHAT COMMAND...
+#                        runs COMMAND every 0.1 s until it succeeds; past
+#                        SECONDS says "WHAT: not done within SECONDS s" and
+#                        returns 1 (the stages' one polling loop; Python
+#                        waits use pending_tempest_plugin.common.polling)
 #   pending_aio SUB ...  python -m pending_aio SUB ... with the tools venv
 #                        and the checkout on python's path, against the
 #                        cloud's clouds.yaml unless OS_CLIENT_CONFIG_FILE
@@ -26,4 +31,16 @@ stage() {
 pending_aio() {
     OS_CLIENT_CONFIG_FILE=${OS_CLIENT_CONFIG_FILE:-$AIO_DIR/clouds.yaml} \
         PYTHONPATH=$repo${PYTHONPATH:+:$PYTHONPATH} "$py" -m pending_aio "$@"
+}
+wait_until() {
+    local seconds=$1 what=$2 deadline
+    shift 2
+    deadline=$(( $(date +%s%N) + seconds * 1000000000 ))
+    until "$@"; do
+        if [ "$(date +%s%N)" -ge "$deadline" ]; then
+            echo "$what: not done within $seconds s" >&2
+            return 1
+        fi
+        sleep 0.1
+    done
 }
