@@ -175,7 +175,7 @@ def constraints(args):
     """
     uv = os.path.join(aio_dir(), 'venvs', 'uv', 'bin', 'uv')
     if not os.access(uv, os.X_OK):
-        print('aio-constraints: no %s (run: tox -e aio)' % uv,
+        print('constraints: no %s (run: tox -e aio)' % uv,
               file=sys.stderr)
         return 1
     for venv in ('openstack', 'tools'):
@@ -195,5 +195,5 @@ def constraints(args):
                     'constraints after changing the package lists.\n'
                     % venv)
             f.writelines(line + '\n' for line in pins)
-        print('aio-constraints: %s (%d packages)' % (out, len(pins)))
+        print('constraints: %s (%d packages)' % (out, len(pins)))
     return 0
