@@ -114,7 +114,7 @@ class TestSteps(AioProcTestCase):
 
     def test_secret_goes_in_the_environment_not_the_command(self):
         step = dict(self.step('x', 'echo "$PW" > %s' % self.path('pw')),
-                    env={'PW': 's3cr3t', 'PORT': 4369})
+                    env={'PORT': 4369}, secret_env={'PW': 's3cr3t'})
         aio_proc.run_steps([step])
         with open(self.path('pw')) as f:
             self.assertEqual('s3cr3t\n', f.read())
@@ -286,6 +286,12 @@ class TestPrograms(AioProcTestCase):
                 f.write('debug = true\n')
             self.assertEqual(['nova-api'], aio_proc.ensure(
                 self.sup(), [program], self.tmp, self.tmp, check=True))
+            # check mode wrote no file: the files step says what it would
+            with open(conf, 'w') as f:
+                f.write('[DEFAULT]\n')
+            self.assertEqual(['nova-api'], aio_proc.ensure(
+                self.sup(), [program], self.tmp, self.tmp, check=True,
+                changed_configs=[conf]))
         self.assertEqual({'reread', 'status'}, set(calls))
 
     def test_fingerprint_follows_config_content(self):
@@ -406,3 +412,13 @@ class TestModuleDocs(base.BaseTestCase):
                     and n.targets[0].id in ('DOCUMENTATION', 'RETURN')}
             self.assertEqual(name, docs['DOCUMENTATION']['module'])
             self.assertTrue(docs['DOCUMENTATION']['short_description'])
+
+
+class TestMentions(base.BaseTestCase):
+
+    def test_the_state_directory_and_not_a_sibling(self):
+        self.assertTrue(aio_proc.mentions('mysqld --datadir=/x/.aio/data',
+                                          '/x/.aio'))
+        self.assertTrue(aio_proc.mentions('/x/.aio', '/x/.aio'))
+        self.assertFalse(aio_proc.mentions('mysqld --datadir=/x/.aio2/data',
+                                           '/x/.aio'))

@@ -254,12 +254,21 @@ class TestCheckHost(base.BaseTestCase):
             with open(path, 'w') as f:
                 f.write(content)
             os.chmod(path, mode)
-        write('etc/nova/nova.conf', 'url = rabbit://u:S3cr3t@x', 0o644)
-        write('etc/keystone/keystone.conf', 'password = S3cr3t', 0o600)
+        write('etc/nova/nova.conf', 'url = rabbit://u:S3cr3tS3cr3t@x', 0o644)
+        write('logs/keystone.log', 'admin', 0o644)
+        write('etc/keystone/keystone.conf', 'password = S3cr3tS3cr3t', 0o600)
         write('etc/policy.yaml', 'no secret here', 0o644)
-        write('venvs/tools/lib/x.py', 'S3cr3t', 0o644)
-        write('data/mysql/cells.ibd', 'S3cr3t', 0o660)
-        write('data/locked/x.conf', 'S3cr3t', 0o644)
+        write('venvs/tools/lib/x.py', 'S3cr3tS3cr3t', 0o644)
+        write('data/mysql/cells.ibd', 'S3cr3tS3cr3t', 0o660)
+        write('data/locked/x.conf', 'S3cr3tS3cr3t', 0o644)
         os.chmod(os.path.join(tmp, 'data', 'locked'), 0o750)
         self.assertEqual(['etc/nova/nova.conf (mode 0644)'],
-                         host.readable_secret_files(tmp, ['S3cr3t', '']))
+                         host.readable_secret_files(
+                             tmp, ['S3cr3tS3cr3t', 'admin', '']))
+
+    def test_a_sibling_directory_is_not_the_cloud(self):
+        self.assertTrue(host.mentions('gunicorn -c /x/.aio/etc/k.conf',
+                                      '/x/.aio'))
+        self.assertTrue(host.mentions('/x/.aio', '/x/.aio'))
+        self.assertFalse(host.mentions('gunicorn -c /x/.aio2/etc/k.conf',
+                                       '/x/.aio'))

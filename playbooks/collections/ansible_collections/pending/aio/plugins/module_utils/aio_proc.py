@@ -28,6 +28,7 @@ is not installed there).
 import hashlib
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -222,8 +223,8 @@ def run_steps(steps, check=False):
     """Run bootstrap steps concurrently, each logging to its own file.
 
     A step is {"name", "what", "log", "cmd", "marker"?, "creates"?,
-    "cwd"?, "env"?}.  Steps whose marker (or ``creates``: a file the
-    command makes) exists are skipped; a step that succeeds writes its
+    "cwd"?, "env"?, "secret_env"?}.  Steps whose marker (or ``creates``: a
+    file the command makes) exists are skipped; a step that succeeds writes its
     marker.  Every step is waited for; the first failed one (in input
     order) raises naming its service, what failed and its log (the others
     that failed are named before it).
@@ -241,7 +242,8 @@ def run_steps(steps, check=False):
         log = open(step['log'], 'a')
         log.write('$ %s\n' % ' '.join(step['cmd']))
         log.flush()
-        env = _environ(step.get('env'))
+        env = _environ(dict(step.get('env') or {},
+                            **(step.get('secret_env') or {})))
         running.append((step, log, subprocess.Popen(
             step['cmd'], stdout=log, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, cwd=step.get('cwd'), env=env)))
@@ -498,12 +500,15 @@ def _stored_fingerprint(state_dir, name):
         return None
 
 
-def ensure(sup, programs, state_dir, log_dir, timeout=180, check=False):
+def ensure(sup, programs, state_dir, log_dir, timeout=180, check=False,
+           changed_configs=()):
     """Start, or restart after a config change, programs; wait for them.
 
     A program restarts when supervisord's view of it changed (``update``)
     or its fingerprint (command line and configuration files) differs from
-    the one recorded when it last answered.
+    the one recorded when it last answered.  In check mode the files were
+    not rewritten: ``changed_configs`` (what the files step would write)
+    names the programs whose configuration would change.
 
     :returns: the sorted names started or restarted (with ``check``: that
               would be).
@@ -512,7 +517,8 @@ def ensure(sup, programs, state_dir, log_dir, timeout=180, check=False):
     if check:
         changed = sup.call('reread', check=False)
         for p in programs:
-            if p['name'] + ':' in changed:
+            if (p['name'] + ':' in changed
+                    or set(p.get('configs') or ()) & set(changed_configs)):
                 did.add(p['name'])
     else:
         for line in sup.call('update').splitlines():
@@ -559,7 +565,7 @@ def ensure(sup, programs, state_dir, log_dir, timeout=180, check=False):
         return {p['name']: states.get(p['name'], 'ABSENT') for p in waiting}
 
     def timed_out(left):
-        name = sorted(left)[0]
+        name = next(iter(left))
         p = [q for q in programs if q['name'] == name][0]
         what = p.get('url') or ('port %s' % p['port'] if p.get('port')
                                 else 'RUNNING')
@@ -590,6 +596,14 @@ def wait_until(command, timeout, name, log=None, env=None):
 
 # ---------------------------------------------------------------- down ----
 
+def mentions(text, aio_dir):
+    """Whether ``text`` names ``aio_dir`` or a path under it.
+
+    A sibling such as ``aio_dir + '2'`` is not under it.
+    """
+    return re.search(re.escape(aio_dir) + r'(/|\s|$)', text) is not None
+
+
 def our_processes(aio_dir):
     """Processes whose command line or cwd mention the state directory."""
     pids = []
@@ -602,7 +616,7 @@ def our_processes(aio_dir):
             cwd = os.readlink('/proc/%d/cwd' % pid)
         except OSError:
             cwd = ''
-        if aio_dir in cmdline(pid) or cwd.startswith(aio_dir):
+        if mentions(cmdline(pid), aio_dir) or mentions(cwd, aio_dir):
             if pid not in ancestors(me):
                 pids.append(pid)
     return pids

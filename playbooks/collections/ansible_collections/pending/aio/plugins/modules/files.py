@@ -34,12 +34,16 @@ options:
     default: []
   secret_files:
     description: >-
-      Files that hold a secret, as I(files) (mode default 0600): the
-      argument is no_log and their content is in no diff.
+      Files that hold a secret, as I(files) (mode default 0600): their
+      content is no_log and in no diff.
     type: list
     elements: dict
     default: []
-    no_log: true
+    suboptions:
+      path: {description: The file, type: path, required: true}
+      content: {description: Its content, type: str, required: true,
+                no_log: true}
+      mode: {description: Its mode, type: str, default: '0600'}
 '''
 
 RETURN = r'''
@@ -58,12 +62,15 @@ def main():
         argument_spec=dict(
             dirs=dict(type='list', elements='dict', default=[]),
             files=dict(type='list', elements='dict', default=[]),
-            secret_files=dict(type='list', elements='dict', default=[],
-                              no_log=True)),
+            secret_files=dict(
+                type='list', elements='dict', default=[],
+                options=dict(path=dict(type='path', required=True),
+                             content=dict(type='str', required=True,
+                                          no_log=True),
+                             mode=dict(type='str', default='0600')))),
         supports_check_mode=True)
     p = module.params
-    secret = [dict({'mode': '0600'}, **dict(f, secret=True))
-              for f in p['secret_files']]
+    secret = [dict(f, secret=True) for f in p['secret_files']]
     spec = {'dirs': p['dirs'], 'files': p['files'] + secret}
     try:
         did, diffs = aio_proc.write_files(spec, check=module.check_mode)

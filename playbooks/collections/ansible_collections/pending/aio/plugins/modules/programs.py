@@ -37,6 +37,13 @@ options:
               required: true}
   log_dir: {description: The programs' logs, type: path, required: true}
   timeout: {description: Seconds to wait for them, type: int, default: 180}
+  changed_configs:
+    description: >-
+      In check mode, the files the files step would write (its C(written)):
+      a program reading one would restart.
+    type: list
+    elements: str
+    default: []
 '''
 
 RETURN = r'''
@@ -57,14 +64,16 @@ def main():
             programs=dict(type='list', elements='dict', required=True),
             state_dir=dict(type='path', required=True),
             log_dir=dict(type='path', required=True),
-            timeout=dict(type='int', default=180)),
+            timeout=dict(type='int', default=180),
+            changed_configs=dict(type='list', elements='str', default=[])),
         supports_check_mode=True)
     p = module.params
     sup = aio_proc.Supervisor(**p['supervisor'])
     try:
         did = aio_proc.ensure(sup, p['programs'], p['state_dir'],
                               p['log_dir'], p['timeout'],
-                              check=module.check_mode)
+                              check=module.check_mode,
+                              changed_configs=p['changed_configs'])
     except aio_proc.AioError as exc:
         module.fail_json(msg=str(exc))
     module.exit_json(changed=bool(did), restarted=did)

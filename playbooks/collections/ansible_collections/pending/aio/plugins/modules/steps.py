@@ -38,7 +38,12 @@ options:
                 type: path}
       cwd: {description: Working directory, type: path}
       env:
-        description: Extra environment (secrets go here, never in cmd).
+        description: Extra environment (no secret).
+        type: dict
+      secret_env:
+        description: >-
+          Extra environment holding secrets (never in cmd): no_log, so its
+          values are masked in every result.
         type: dict
         no_log: true
 '''
@@ -62,7 +67,8 @@ STEP = dict(name=dict(type='str', required=True),
             marker=dict(type='path'),
             creates=dict(type='path'),
             cwd=dict(type='path'),
-            env=dict(type='dict', no_log=True))
+            env=dict(type='dict'),
+            secret_env=dict(type='dict', no_log=True))
 
 
 def main():

@@ -19,7 +19,9 @@ short_description: Wait until a shell condition succeeds
 description:
   - Runs I(condition) (a shell command) every second until it exits 0;
     past I(timeout) the task fails naming I(name), the condition and
-    I(log). Changes nothing, also in check mode.
+    I(log). In check mode it does not run (a condition may act, as
+    nova-manage cell_v2 discover_hosts does, and a cloud that check mode
+    would start is not running).
 options:
   name: {description: The service waited for, type: str, required: true}
   condition: {description: Shell command, type: str, required: true}
@@ -47,6 +49,9 @@ def main():
                            env=dict(type='dict', default={}, no_log=True)),
         supports_check_mode=True)
     p = module.params
+    if module.check_mode:
+        module.exit_json(changed=False, skipped=True,
+                         msg='not run in check mode')
     try:
         waited = aio_proc.wait_until(p['condition'], p['timeout'], p['name'],
                                      p['log'], env=p['env'])
