@@ -303,7 +303,18 @@ def cmd_run(args):
     except OSError:
         run_id = '0'
     started = _now()
-    cmd = [_tempest(), 'run', '--concurrency', str(args.concurrency),
+    concurrency = args.concurrency
+    accounts = state.get('accounts')
+    if accounts and os.path.isfile(accounts):
+        sets = ws.persona_sets(ws.read_accounts(accounts))
+        if 0 < sets < concurrency:
+            print('pending-conformance: --concurrency %d lowered to %d: the '
+                  'accounts file has persona sets for %d test worker(s) '
+                  '(per worker a member and a reader of one project and an '
+                  'account of another)' % (concurrency, sets, sets),
+                  flush=True)
+            concurrency = sets
+    cmd = [_tempest(), 'run', '--concurrency', str(concurrency),
            '--regex', args.regex or DEFAULT_REGEX]
     print('pending-conformance: %s' % ' '.join(cmd), flush=True)
     subprocess.run(cmd, cwd=root)

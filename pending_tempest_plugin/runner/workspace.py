@@ -138,6 +138,19 @@ def check_accounts(path):
     return []
 
 
+def persona_sets(entries):
+    """How many test workers the accounts can serve at once.
+
+    Each running test class holds its own owner_member, owner_reader (a
+    member and a reader of one project) and other_project (an account of
+    another project) until it ends.
+    """
+    owners = _owner_projects(entries)
+    others = [e for e in entries
+              if not is_admin_account(e) and e['project_name'] not in owners]
+    return min(len(owners), len(others))
+
+
 def ordered_accounts(entries):
     """The accounts in the order Tempest's provider needs.
 

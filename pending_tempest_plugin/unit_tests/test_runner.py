@@ -252,6 +252,19 @@ class TestWorkspace(fakes.FileTestCase):
                          [e['username'] for e in
                           workspace.ordered_accounts(entries)])
 
+    def test_persona_sets_bound_the_test_workers(self):
+        def entries(*accounts):
+            return [{'username': u, 'password': 'p', 'project_name': p,
+                     'roles': r} for u, p, r in accounts]
+        one = (('a-m', 'A', ['member']), ('a-r', 'A', ['reader']),
+               ('b-m', 'B', ['member']), ('admin', 'admin', ['admin']))
+        self.assertEqual(1, workspace.persona_sets(entries(*one)))
+        two = one + (('c-m', 'C', ['member']), ('c-r', 'C', ['reader']),
+                     ('d-m', 'D', ['member']))
+        self.assertEqual(2, workspace.persona_sets(entries(*two)))
+        # a second owner project without a second other-project account
+        self.assertEqual(1, workspace.persona_sets(entries(*two[:-1])))
+
     def test_application_credentials_need_accounts(self):
         e = self.assertRaises(workspace.WorkspaceError,
                               workspace.credentials,
