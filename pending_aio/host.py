@@ -38,10 +38,17 @@ Exits 1 naming every listener and file at fault.
 import argparse
 import json
 import os
-import re
 import stat
 import subprocess
 import sys
+
+import pending_aio
+
+# The process helpers `tools/aio down` uses (standard library only).
+sys.path.insert(0, os.path.join(pending_aio.REPO, 'playbooks',
+                                'collections'))
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_proc)
 
 LOOPBACK = ('127.', '[::1]', '::1')
 SKIP_DIRS = ('venvs', 'src')
@@ -64,22 +71,14 @@ def listeners(ss_output):
     return result
 
 
-def mentions(text, aio_dir):
-    """Whether ``text`` names ``aio_dir`` or a path under it.
-
-    A sibling such as ``aio_dir + '2'`` is not under it.
-    """
-    return re.search(re.escape(aio_dir) + r'(/|\s|$)', text) is not None
-
-
 def _ours(pid, aio_dir):
+    """Whether the process's command line or directory names aio_dir."""
     try:
-        with open('/proc/%d/cmdline' % pid, 'rb') as f:
-            cmdline = f.read().replace(b'\0', b' ').decode(errors='replace')
         cwd = os.readlink('/proc/%d/cwd' % pid)
     except OSError:
         return False
-    return mentions(cmdline, aio_dir) or mentions(cwd, aio_dir)
+    return (aio_proc.mentions(aio_proc.cmdline(pid), aio_dir)
+            or aio_proc.mentions(cwd, aio_dir))
 
 
 def exposed_listeners(ss_output, is_ours):
