@@ -32,7 +32,7 @@ SUBCOMMANDS = {
     'rss': ('pending_aio.cloud', 'rss',
             'the RSS of every supervised program'),
     'constraints': ('pending_aio.cloud', 'constraints',
-                    'regenerate playbooks/files/constraints/ from the '
+                    'regenerate the constraints (roles/aio_python) from the '
                     'running cloud'),
     'bench': ('pending_aio.bench', 'main',
               'the phases of timed `up` runs (tools/bench-aio)'),
@@ -50,6 +50,8 @@ SUBCOMMANDS = {
                  'accounts, credentials and leaks the runner stage needs'),
     'stage': ('pending_aio.stages', 'main',
               'the small Python pieces of the bash stages of tools/'),
+    'ssh-converge': ('pending_aio.ssh_target', 'main',
+                     'up once more over SSH on the loopback: no change'),
     'mutant': ('pending_aio.mutant', 'main',
                'misbehaving clouds: mutants of the reference nova'),
     'zuul-check': ('pending_aio.zuul_check', 'main',

@@ -166,7 +166,7 @@ def rss(args):
 
 
 def constraints(args):
-    """Regenerate playbooks/files/constraints/ from the running cloud.
+    """Regenerate playbooks/roles/aio_python/files/constraints/ from the cloud.
 
     Run it after changing aio_pip_packages or aio_tools_pip_packages, once
     that cloud passed `tox -e functional`, and commit the result.  nova is
@@ -179,8 +179,8 @@ def constraints(args):
               file=sys.stderr)
         return 1
     for venv in ('openstack', 'tools'):
-        out = os.path.join(REPO, 'playbooks', 'files', 'constraints',
-                           venv + '.txt')
+        out = os.path.join(REPO, 'playbooks', 'roles', 'aio_python', 'files',
+                           'constraints', venv + '.txt')
         frozen = subprocess.run(
             [uv, 'pip', 'freeze', '-q', '--python',
              os.path.join(aio_dir(), 'venvs', venv, 'bin', 'python'),

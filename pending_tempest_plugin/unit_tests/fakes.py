@@ -13,7 +13,6 @@
 #    under the License.
 """Stand-ins shared by the helper unit tests."""
 
-import importlib.util
 import os
 
 import fixtures
@@ -24,15 +23,6 @@ from pending_tempest_plugin import config as project_config
 
 
 REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-
-
-def load_module(name, *parts):
-    """Import a script of playbooks/ by its path (it is no package)."""
-    spec = importlib.util.spec_from_file_location(
-        name, os.path.join(REPO, *parts))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 class FileTestCase(base.BaseTestCase):

@@ -35,13 +35,11 @@ from pending_tempest_plugin.unit_tests import fakes
 sys.path.insert(0, os.path.join(fakes.REPO, 'playbooks', 'collections'))
 from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
     aio_proc)
-
-aio_secrets = fakes.load_module(
-    'aio_secrets', 'playbooks', 'collections', 'ansible_collections',
-    'pending', 'aio', 'plugins', 'modules', 'secrets.py')
+from ansible_collections.pending.aio.plugins.modules import (  # noqa
+    secrets as aio_secrets)
 
 PLAYBOOKS = os.path.join(fakes.REPO, 'playbooks')
-TEMPLATES = os.path.join(PLAYBOOKS, 'templates')
+TEMPLATES = os.path.join(PLAYBOOKS, 'roles', 'aio_files', 'templates')
 
 # The variables that hold a secret, or a value built from one (the database
 # and transport URLs), or the secrets themselves.  A task whose text names
