@@ -18,9 +18,10 @@ against it (``python -m pending_aio --help`` lists the subcommands).  This
 package lives beside the plugin, not in it: ``setup.cfg`` ships
 ``pending_tempest_plugin`` only, so a cloud that installs the plugin never
 gets the embedded cloud's tools.  It runs from a checkout, with the
-checkout on ``sys.path`` (``tools/aio`` and ``tools/lib/stage.sh`` set
+checkout on ``sys.path`` (``tools/aio`` and ``sh.pending_aio`` set
 ``PYTHONPATH``): with the tox venv's python for ``up``, ``down``,
-``status``, ``rss``, ``constraints`` and ``zuul-check`` (standard library
+``status``, ``rss``, ``constraints``, ``zuul-check`` and the stages
+(``functional``, ``conformance``, ``bench-aio``, ...: standard library
 and PyYAML only), with the embedded cloud's tools venv
 (``$AIO_DIR/venvs/tools/bin/python``: openstacksdk, python-subunit) for
 the rest.  Importing the package imports nothing beyond the standard

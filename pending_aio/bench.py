@@ -11,10 +11,23 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""The phases of timed ``up`` runs (``tools/bench-aio``).
+"""Benchmarks of the embedded cloud and of the conformance suite.
+
+``python -m pending_aio bench-aio`` (``tox -e bench-aio``): the wall time
+of each phase for a cold ``up`` (after ``down --purge``; Debian packages
+and pip caches are kept unless BENCH_COLD_PACKAGES=1, "a machine that has
+never run it": no packages, no venvs, and empty apt, uv, pip and nova
+sdist caches) and a warm ``up`` that changes nothing, then the RSS of
+every process of the cloud; BENCH_KEEP=DIR keeps what the runs wrote.
+
+``python -m pending_aio bench-suite [REGEX]`` (``tox -e bench-suite``;
+default: every test of the plugin): on the embedded cloud (brought up if
+needed), the wall time of ``tempest run``, the number of servers the tests
+boot and of server actions they send, and the test outcome counts.  Both
+print figures and assert nothing about them.
 
 ``python -m pending_aio bench DIR [LABEL...]`` (default labels: cold,
-warm) reads, for each LABEL, what ``tools/bench-aio`` wrote in DIR:
+warm) reads, for each LABEL, what ``bench-aio`` wrote in DIR:
 LABEL.jsonl (the playbook's per-task times, AIO_TIMINGS), LABEL.wall (the
 start and end of the run) and LABEL.cpu (the busy and idle jiffies of
 /proc/stat before and after), and prints the wall time of each phase of
@@ -23,6 +36,12 @@ that ``up`` and how busy the CPUs were.
 
 import json
 import os
+import re
+import subprocess
+import tempfile
+import time
+
+from pending_aio import sh
 
 PHASES = [
     ('package install', ('packages |',)),
@@ -70,3 +89,121 @@ def main(argv):
     for label in argv[1:] or ['cold', 'warm']:
         report(argv[0], label)
     return 0
+
+
+def cpu_busy():
+    """"BUSY IDLE": the jiffies the machine's CPUs spent busy and idle."""
+    with open('/proc/stat') as f:
+        for line in f:
+            if line.startswith('cpu '):
+                j = [int(x) for x in line.split()[1:]]
+                busy = j[0] + j[1] + j[2] + j[5] + j[6]
+                return '%d %d\n' % (busy, j[3] + j[4])
+
+
+def stamp():
+    """``date +%s.%N``."""
+    return '%d.%09d' % divmod(time.time_ns(), 10 ** 9)
+
+
+def run_up(out, label):
+    """A timed ``up``: LABEL.jsonl, .cpu, .wall and .log in OUT."""
+    os.environ['AIO_TIMINGS'] = os.path.join(out, label + '.jsonl')
+    open(os.environ['AIO_TIMINGS'], 'w').close()
+    with open(os.path.join(out, label + '.cpu'), 'w') as f:
+        f.write(cpu_busy())
+    t0 = stamp()
+    log = os.path.join(out, label + '.log')
+    if sh.run_to(log, [sh.aio_cmd(), 'up'], both=True, check=False):
+        sh.write_lines(sh.read_lines(log)[-40:])
+        raise SystemExit(1)
+    t1 = stamp()
+    with open(os.path.join(out, label + '.cpu'), 'a') as f:
+        f.write(cpu_busy())
+    with open(os.path.join(out, label + '.wall'), 'w') as f:
+        f.write('%s %s\n' % (t0, t1))
+
+
+def bench_aio():
+    out = tempfile.mkdtemp()
+    sh.aio('down', '--purge', stdout=subprocess.DEVNULL)
+    if (os.environ.get('BENCH_COLD_PACKAGES') or '0') == '1':
+        cache = (os.environ.get('XDG_CACHE_HOME')
+                 or os.path.expanduser('~/.cache'))
+        sh.run(['rm', '-rf', sh.path('venvs'), sh.path('state'),
+                sh.path('src'), cache + '/uv', cache + '/pip',
+                cache + '/nova-reference'])
+        sh.run(['apt-get', 'clean'])
+        sh.run(['apt-get', 'purge', '-y', '-q', 'mariadb-server',
+                'rabbitmq-server', 'ovn-central', 'ovn-host',
+                'openvswitch-switch', 'qemu-utils'],
+               stdout=subprocess.DEVNULL)
+        sh.run(['apt-get', 'autoremove', '-y', '-q'],
+               stdout=subprocess.DEVNULL)
+    run_up(out, 'cold')
+    run_up(out, 'warm')
+    sh.aio('bench', out, 'cold', 'warm')
+    sh.aio('rss')
+    if os.environ.get('BENCH_KEEP'):
+        sh.run(['cp', '-r', out, os.environ['BENCH_KEEP']])
+    sh.run(['rm', '-rf', out])
+
+
+def aio_main(argv):
+    sh.setup()
+    return sh.run_stage(bench_aio)
+
+
+SUITE_REGEX = r'^pending_tempest_plugin\.tests\.'
+OUTCOME = r'^ - (Passed|Skipped|Failed|Expected Fail|Unexpected Success):'
+BOOT = re.compile(rb'202 POST \S+/v2\.1/servers ')
+ACTION = re.compile(rb'20[02] POST \S+/v2\.1/servers/[0-9a-f-]+/action ')
+
+
+def count_requests(lines):
+    """(servers booted, server actions) of Tempest log lines."""
+    return (sum(1 for line in lines if BOOT.search(line)),
+            sum(1 for line in lines if ACTION.search(line)))
+
+
+def bench_suite(regex, out):
+    sh.aio('up', stdout=subprocess.DEVNULL)
+    log = sh.path('tempest', 'logs', 'tempest.log')
+    start_line = 0
+    if os.path.isfile(log):
+        with open(log, 'rb') as f:
+            start_line = f.read().count(b'\n')
+    t0 = time.time()
+    rc = sh.run_to(out, [sh.path('bin', 'tempest'), 'run', '--concurrency',
+                         '2', '--regex', regex], both=True, check=False,
+                   cwd=sh.path('tempest'))
+    t1 = time.time()
+    try:
+        new = sh.read_lines(log)[start_line:]
+    except OSError as exc:
+        sh.fail('tail', "cannot open '%s' for reading: %s"
+                % (log, exc.strerror))
+    boots, actions = count_requests(new)
+    sh.echo('bench-suite: regex %s' % regex)
+    outcomes = sh.grep(OUTCOME, out)
+    if not outcomes:
+        # grep | sed under pipefail: no outcome line ends the stage.
+        raise SystemExit(1)
+    sh.write_lines(b'bench-suite: ' + line[3:] for line in outcomes)
+    sh.echo('bench-suite: wall time %.1f s (tempest run, concurrency 2)'
+            % (t1 - t0))
+    sh.echo('bench-suite: servers booted %d, server actions %d'
+            % (boots, actions))
+    if rc:
+        sh.echo('bench-suite: tempest run failed (exit %d):' % rc)
+        sh.write_lines(sh.read_lines(out)[-40:])
+    raise SystemExit(rc)
+
+
+def suite_main(argv):
+    sh.setup()
+    fd, out = tempfile.mkstemp()
+    os.close(fd)
+    regex = (argv[0] if argv else '') or SUITE_REGEX
+    return sh.run_stage(lambda: bench_suite(regex, out),
+                        sh.Trap(lambda rc: os.remove(out)))

@@ -35,7 +35,7 @@ SUBCOMMANDS = {
                     'regenerate the constraints (roles/aio_python) from the '
                     'running cloud'),
     'bench': ('pending_aio.bench', 'main',
-              'the phases of timed `up` runs (tools/bench-aio)'),
+              'the phases of timed `up` runs (bench-aio)'),
     'smoke': ('pending_aio.smoke', 'main',
               'smoke checks: the cloud is a real cloud'),
     'check-clean': ('pending_aio.clean', 'main',
@@ -49,20 +49,40 @@ SUBCOMMANDS = {
     'fixtures': ('pending_aio.fixtures', 'main',
                  'accounts, credentials and leaks the runner stage needs'),
     'stage': ('pending_aio.stages', 'main',
-              'the small Python pieces of the bash stages of tools/'),
+              'the checks the stages run with the tools venv'),
     'ssh-converge': ('pending_aio.ssh_target', 'main',
                      'up once more over SSH on the loopback: no change'),
     'mutant': ('pending_aio.mutant', 'main',
                'misbehaving clouds: mutants of the reference nova'),
     'zuul-check': ('pending_aio.zuul_check', 'main',
                    'zuul.d/ through Zuul\'s parser, every name resolved'),
+    # The stages (tox envs and CI), with the tox venv's python.
+    'functional': ('pending_aio.functional', 'main',
+                   'the functional stage: up, prove, every leg, down'),
+    'functional-runner': ('pending_aio.runner_stage', 'main',
+                          'pending-conformance on the cloud as on any '
+                          'cloud'),
+    'functional-plugin': ('pending_aio.plugin_legs', 'main',
+                          "the plugin's suite leg by leg "
+                          '(FUNCTIONAL_LEGS)'),
+    'functional-bad-input': ('pending_aio.bad_input', 'main',
+                             'bad input stops `up` saying why'),
+    'conformance': ('pending_aio.conformance', 'main',
+                    'the conformance verdict of the cloud (tox -e '
+                    'conformance)'),
+    'conformance-report': ('pending_aio.conformance', 'report_main',
+                           'the conformance report of the last run'),
+    'bench-aio': ('pending_aio.bench', 'aio_main',
+                  'phase times of a cold and a warm `up`, and RSS'),
+    'bench-suite': ('pending_aio.bench', 'suite_main',
+                    'wall time and servers booted of the suite'),
 }
 
 
 def usage(out):
     out.write('usage: python -m pending_aio SUBCOMMAND [ARGS...]\n\n')
     for name, (_, _, what) in SUBCOMMANDS.items():
-        out.write('  %-16s %s\n' % (name, what))
+        out.write('  %-21s %s\n' % (name, what))
 
 
 def main(argv=None):

@@ -19,9 +19,9 @@ small, deliberate bug in the reference nova installed in the embedded cloud
 that load it).  The mutants are defined beside the series they break, in
 ``reference/nova/mutants/mutants.py`` (loaded by its path: :data:`MUTANTS`,
 :data:`BATCHES`, :data:`EXEMPT`); this module is the machinery.
-``tools/functional-plugin`` applies them batch by batch, runs the tests
-named for them, requires them to fail with the named message, and restores
-nova.
+``functional-plugin`` (plugin_legs.py) applies them batch by batch, runs
+the tests named for them, requires them to fail with the named message,
+and restores nova.
 
     python -m pending_aio mutant list [--batches]
     python -m pending_aio mutant show NAME FIELD  # tests, message, ...

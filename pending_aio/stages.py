@@ -11,19 +11,19 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""The small Python pieces of the bash stages of tools/.
+"""The checks the stages run with the embedded cloud's tools venv.
 
 ``python -m pending_aio stage ACTION ARGS...``:
 
 ``leg CLAIMS_YAML``
-    the conformance leg of a claims file (tools/conformance):
+    the conformance leg of a claims file (conformance.py):
     ``reference|stock``-``pending-on|pending-off``-PROFILE;
 ``prefix WORKSPACE_JSON``
     the resource name prefix of a pending-conformance workspace;
 ``appcred-secret CLOUDS_YAML``
     the application credential secret of ``member-appcred-tls``;
 ``runner-pass OUT ACCOUNTS_YAML``
-    the passing subset's artifacts (tools/functional-runner): the report's
+    the passing subset's artifacts (runner_stage.py): the report's
     header and rows, the JUnit XML, pre-provisioned credentials, and no
     account password in any artifact;
 ``runner-member REPORT_JSON``
@@ -32,7 +32,7 @@
 ``apt-packages-with-missing DEFAULTS``
     the ``-e`` JSON of aio_apt_packages (the aio_packages role's defaults
     file) plus a package no archive has
-    (tools/functional-bad-input).
+    (bad_input.py).
 
 A failed check prints ``functional-runner: ...`` and exits 1.
 """

@@ -13,8 +13,9 @@
 #    under the License.
 """A TLS endpoint with a private CA in front of one of the cloud's ports.
 
-Used by tools/functional-runner to show that a cloud whose Keystone speaks
-TLS with a certificate of a private CA is reached through clouds.yaml's
+Used by functional-runner (runner_stage.py) to show that a cloud whose
+Keystone speaks TLS with a certificate of a private CA is reached through
+clouds.yaml's
 ``cacert`` (openstacksdk during init and the leak check, Tempest through
 ``[identity] ca_certificates_file``).  The embedded cloud itself serves
 plain HTTP on 127.0.0.1; only the authentication URL of the test's cloud

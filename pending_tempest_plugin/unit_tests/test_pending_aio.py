@@ -117,7 +117,10 @@ class TestCli(base.BaseTestCase):
         # Those the unit tests' venv can import (no openstacksdk needed).
         for name, (module, function, _) in cli.SUBCOMMANDS.items():
             if module in ('pending_aio.cloud', 'pending_aio.bench',
-                          'pending_aio.mutant'):
+                          'pending_aio.mutant', 'pending_aio.functional',
+                          'pending_aio.plugin_legs', 'pending_aio.bad_input',
+                          'pending_aio.runner_stage',
+                          'pending_aio.conformance'):
                 self.assertTrue(callable(getattr(
                     importlib.import_module(module), function)), name)
             path = os.path.join(pending_aio.REPO,

@@ -1061,7 +1061,7 @@ MUTANTS = {
 # catches every one of its mutants, each with its own message).  The
 # mutants that change how servers are buried or shown (PENDING, task
 # state, microversions) break the setup of the cell0 rebuild tests: they
-# go with host_status mutants only.  tools/functional-plugin runs them in
+# go with host_status mutants only.  pending_aio/plugin_legs.py runs them in
 # this order; the unit tests check the rules above.
 BATCHES = [
     ['rebuild-drops-data-volumes', 'rebuild-drops-tags',

@@ -1,0 +1,157 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The functional stage of ``tox`` (``tools/functional``).
+
+``python -m pending_aio functional``: bring the embedded cloud up, prove it
+is a real cloud (smoke checks, then a fixed upstream Tempest compute subset
+with 0 failures), run the runner, plugin and bad-input stages on it, then
+tear it down.  On failure the cloud is stopped but its logs are kept in
+$AIO_DIR/logs for inspection.  Standard library only (the tox venv's
+python); TEMPEST_REGEX replaces the upstream subset, MUTANT_BATCHES the
+mutant batches of the plugin stage.
+"""
+
+import os
+import subprocess
+
+from pending_aio import aio_dir
+from pending_aio import REPO
+from pending_aio import sh
+
+# The fixed upstream subset: server creation (image- and volume-backed), the
+# compute service and hypervisor admin APIs (issue 2), and the compute API's
+# volume tests (attach, detach, the volumes proxy; issue 6).  Exclusions,
+# each with its reason, live in pending_aio/data/tempest-exclude.txt.
+TEMPEST_REGEX = (r'^tempest\.api\.compute\.(servers\.test_create_server|'
+                 r'admin\.test_services|admin\.test_hypervisor|volumes\.)')
+# The mutants leg runs these batches only (CI time, issue 20): the large
+# batches of rebuild, PENDING and host_status bugs and the notification and
+# networks "auto" batch; `tox -e mutants` runs every batch and the whole
+# kill matrix (about 30 minutes).
+MUTANT_BATCHES = '2 3 4 17'
+CONVERGED = r'changed=0 +unreachable=0 +failed=0'
+
+
+def on_exit(rc):
+    if rc != 0:
+        sh.echo('functional: FAILED (exit %d); service status:' % rc,
+                err=True)
+        sh.aio('status', stdout=2, check=False)
+        sh.echo('functional: logs kept in %s' % sh.path('logs'), err=True)
+        sh.aio('down', stdout=2, check=False)
+    return rc
+
+
+def no_change(log, message, *context):
+    """The play recap of LOG changed nothing, else the changes and exit 1."""
+    if sh.grep_q(CONVERGED, log) != 0:
+        sh.echo('functional: %s' % message, err=True)
+        sh.run(['grep'] + list(context) + ['^changed', log], stdout=2)
+        raise SystemExit(1)
+
+
+def body():
+    # Every reference leg of this stage runs a nova built from a git
+    # checkout, as a gate testing a nova change does (aio_nova_source): the
+    # 34.0.0 sdist made a git repository of one commit and no tag, so its
+    # version is given.
+    sh.stage('nova from a git checkout (the 34.0.0 sdist, no tag) with the '
+             'reference series')
+    sh.run([os.path.join(REPO, 'reference', 'nova', 'tools', 'prepare-tree'),
+            '--sdist-checkout', sh.path('src')])
+    os.environ['AIO_BASE_VARS'] = (
+        'aio_nova_source=%s aio_nova_version=34.0.0'
+        % sh.path('src', 'nova-34.0.0-git'))
+
+    sh.stage('embedded cloud up')
+    sh.aio('up')
+    sh.need(r'^name: embedded reference cloud \(nova checkout with the '
+            r'reference series\)$', sh.path('claims.yaml'))
+
+    sh.stage('status')
+    sh.aio('status')
+
+    sh.stage('second up converges with no change')
+    log = sh.path('logs', 'up-again.log')
+    rc = sh.run_to(log, [sh.aio_cmd(), 'up'], check=False)
+    sh.write_lines(sh.read_lines(log)[-3:])
+    if rc:
+        raise SystemExit(rc)
+    no_change(log, 'a second up changed something:', '-B3')
+
+    sh.stage('up --check --diff on the built cloud reports no change')
+    log = sh.path('logs', 'up-check.log')
+    sh.run_to(log, [sh.aio_cmd(), 'up', '--check', '--diff'])
+    sh.write_lines(sh.read_lines(log)[-2:])
+    no_change(log, 'up --check --diff would change something:',
+              '-B3', '-A20')
+
+    sh.stage('up over SSH (an sshd on the loopback) converges with no change')
+    # The same playbook with the cloud's host reached through
+    # ansible_connection: ssh (pending_aio/ssh_target.py).
+    sh.aio('ssh-converge')
+
+    sh.stage('loopback listeners only, no secret readable by other users')
+    sh.pending_aio('check-host')
+
+    sh.stage('smoke checks')
+    sh.pending_aio('smoke', '--supervisorctl', sh.path('bin', 'supervisorctl'))
+    # The reference nova's acceptance (PENDING, 409 below 2.106, the cell0
+    # rebuild) is the plugin's own suite, run by functional-plugin below.
+
+    sh.stage('upstream Tempest subset, with the keep-alive probe beside it')
+    # The probe (pending_aio/keepalive.py) mostly sleeps: it runs while
+    # Tempest loads the cloud, and must read 0 dropped connections on every
+    # API.
+    probe_log = sh.path('logs', 'keepalive-probe.log')
+    with open(probe_log, 'w') as f:
+        probe = sh.start(sh.pending_aio_argv('keepalive-probe'),
+                         env=sh.pending_aio_env(), stdout=f,
+                         stderr=subprocess.STDOUT)
+    sh.run([sh.path('bin', 'tempest'), 'run', '--concurrency', '2',
+            '--regex', os.environ.get('TEMPEST_REGEX') or TEMPEST_REGEX,
+            '--exclude-list',
+            os.path.join(REPO, 'pending_aio', 'data', 'tempest-exclude.txt')],
+           cwd=sh.path('tempest'))
+    os.chdir(REPO)
+    probe_rc = probe.wait()
+    sh.write_lines(sh.read_lines(probe_log))
+    if probe_rc != 0:
+        sh.fail('functional', 'the keep-alive probe failed (exit %d)'
+                % probe_rc)
+
+    sh.stage('pending-conformance on the embedded cloud as on any cloud')
+    sh.substage('functional-runner')
+
+    sh.stage("the plugin's conformance suite")
+    # (no need to put the default cloud back: it is purged below)
+    os.environ['MUTANT_BATCHES'] = (os.environ.get('MUTANT_BATCHES')
+                                    or MUTANT_BATCHES)
+    sh.substage('functional-plugin', env={'FUNCTIONAL_RESTORE': '0'})
+
+    sh.stage('bad input (a failed db sync, a port in use, a missing package)')
+    # Damages the cloud's data on purpose: it is purged right after.
+    sh.substage('functional-bad-input')
+
+    sh.stage('down --purge')
+    sh.aio('down', '--purge')
+    left = sh.output(['pgrep', '-f', aio_dir()], check=False)
+    if left:
+        sh.fail('functional', 'processes left after down: %s' % left)
+    sh.echo('functional: OK')
+
+
+def main(argv):
+    sh.setup()
+    return sh.run_stage(body, sh.Trap(on_exit))

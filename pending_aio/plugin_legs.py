@@ -1,0 +1,357 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The plugin's conformance suite on the embedded cloud, leg by leg.
+
+``python -m pending_aio functional-plugin`` (``tools/functional-plugin``,
+``tox -e mutants``): part of the functional stage, runnable on its own
+against a running embedded cloud: the plugin's conformance suite under each
+host_status policy profile and quota counting mode, the mutants of the
+reference nova, the reference nova with use_pending_state off, stock nova;
+the proof that a wrong claim fails; the check that nothing is left behind.
+
+FUNCTIONAL_LEGS selects the legs (default: all of them, always in the order
+of :data:`LEGS`); PLUGIN_REGEX replaces the whole suite's regex;
+MUTANT_BATCHES (batch numbers, one-based) runs some mutant batches only;
+FUNCTIONAL_RESTORE=0 leaves the cloud as the last leg made it.  AIO_CMD:
+the tools/aio to switch profiles with.
+"""
+
+import os
+import re
+import subprocess
+
+from pending_aio import conformance
+from pending_aio import sh
+
+LEGS = ('profiles', 'mutants', 'pending-off', 'stock')
+
+# The plugin's own suite.  The whole suite runs under the default
+# host_status policy profile; the host_status tests run again under the two
+# others (the precedence tests do not depend on the profile and run once).
+# Every profile switch only rewrites nova's policy file and tempest.conf:
+# nova-api re-reads the policy without a restart.
+PLUGIN_REGEX = r'^pending_tempest_plugin\.tests\.'
+HS_REGEX = r'^pending_tempest_plugin\.tests\.api\.compute\.test_host_status'
+FEATURE_REGEX = (r'^pending_tempest_plugin\.tests\.(api\.compute\.test_'
+                 r'(pending_state|cell0_rebuild)|scenario)')
+PRECEDENCE_REGEX = r'test_(disabled_and|forced_down_and)'
+QUOTA_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
+               r'test_cell0_rebuild\.Cell0RebuildTest\.'
+               r'test_rebuild_quota_recheck')
+QUOTA_PASSED = r'test_rebuild_quota_recheck.* \.\.\. ok'
+SKIPPED = r'\.\.\. SKIPPED'
+NAMES_AN_OPTION = r'\[[a-z_-]+\] [a-z_]+'
+
+
+def selected(leg, legs=None):
+    """The leg is one of the words of FUNCTIONAL_LEGS (default: all)."""
+    if legs is None:
+        legs = os.environ.get('FUNCTIONAL_LEGS') or ' '.join(LEGS)
+    return ' %s ' % leg in ' %s ' % legs
+
+
+def batch_selected(index, batches):
+    """Batch INDEX runs: MUTANT_BATCHES is empty or names it."""
+    return not batches or ' %d ' % index in ' %s ' % batches
+
+
+def batches(listing):
+    """(profile, names) of each line of ``mutant list --batches``."""
+    for line in listing.splitlines():
+        words = line.split()
+        yield (words[0] if words else ''), words[1:]
+
+
+def tempest_conf():
+    return sh.path('tempest', 'etc', 'tempest.conf')
+
+
+def switch_profile(profile, quota='db'):
+    """The host_status policy profile and nova's quota counting mode.
+
+    nova-api re-reads the policy file; the quota counting mode is db by
+    default, another mode rewrites nova.conf and restarts nova.
+    """
+    sh.echo('-- host_status policy profile %s, quota counting %s'
+            % (profile, quota))
+    conf = tempest_conf()
+    wanted = (r'^host_status_policy_profile = %s$' % re.escape(profile),
+              r'^quota_counting = %s$' % re.escape(quota))
+    if sh.grep_q(wanted[0], conf) == 0 and sh.grep_q(wanted[1], conf) == 0:
+        return
+    extra = 'aio_host_status_policy_profile=%s aio_quota_counting=%s' % (
+        profile, quota)
+    sh.run_to(sh.path('logs', 'up-profile-%s-%s.log' % (profile, quota)),
+              [sh.aio_cmd(), 'up'], env={'AIO_EXTRA_VARS': extra})
+    for pattern in wanted:
+        sh.need(pattern, conf)
+
+
+def plugin_argv(*args):
+    return [sh.path('bin', 'tempest'), 'run', '--concurrency', '2'] + list(
+        args)
+
+
+def run_plugin(*args, **kwargs):
+    """``tempest run --concurrency 2 ARGS`` in the cloud's workspace."""
+    return sh.run(plugin_argv(*args), cwd=sh.path('tempest'), **kwargs)
+
+
+def tee_plugin(log, *args):
+    """``run_plugin ARGS | tee LOG`` under pipefail."""
+    rc = sh.tee(log, plugin_argv(*args), cwd=sh.path('tempest'))
+    if rc:
+        raise SystemExit(rc)
+
+
+def report(name):
+    rc = conformance.report(sh.path('logs', 'conformance-report-%s.json'
+                                    % name))
+    if rc:
+        raise SystemExit(rc)
+
+
+def judge_wrong_claim(name, rc, log, pattern):
+    """A run with a wrong claim failed (RC) and LOG says PATTERN."""
+    if rc == 0:
+        sh.fail('functional', 'tests passed although tempest.conf '
+                'misdescribes the cloud (%s); see %s' % (name, log))
+    found = sh.grep(pattern, log, fixed=True)
+    if not found:
+        sh.fail('functional', "the failure of %s does not say '%s'; see %s"
+                % (name, pattern, log))
+    sh.write_lines(found[:1])
+
+
+def expect_fail(name, edits, regex, pattern):
+    """Tests with a tempest.conf that misdescribes the cloud must fail.
+
+    A suite that cannot fail proves nothing: the tests of REGEX run with
+    tempest.conf changed by ``edits`` (as :func:`sh.sed`); they must fail,
+    saying PATTERN.
+    """
+    conf = sh.path('tempest', 'etc', 'tempest-%s.conf' % name)
+    log = sh.path('logs', 'expect-fail-%s.log' % name)
+    sh.echo('-- a wrong claim (%s) must fail' % name)
+    sh.sed(tempest_conf(), conf, *edits)
+    rc = sh.run_to(log, plugin_argv('--config-file', conf, '--regex', regex),
+                   both=True, check=False, cwd=sh.path('tempest'))
+    judge_wrong_claim(name, rc, log, pattern)
+
+
+def clean():
+    sh.echo('-- nothing left behind, every compute restored')
+    sh.pending_aio('check-clean')
+
+
+def plant_orphan_trait():
+    """An orphan trigger trait before the suite, which must sweep it.
+
+    nova-compute re-creates deleted trigger traits from its provider cache
+    (pending_tempest_plugin/common/novalidhost.py); clean() fails if the
+    orphan is still there.
+    """
+    sh.echo('-- an orphan trigger trait, as nova-compute re-creates them')
+    sh.pending_aio('fixtures', 'orphan-trait', tempest_conf())
+
+
+def quota_tests_passed(mode, log):
+    """The three quota recheck tests passed (not skipped) in a run's log."""
+    found = sh.grep(QUOTA_PASSED, log)
+    passed = '' if found is None else str(len(found))
+    if passed != '3':
+        sh.fail('functional', '%s of the 3 quota recheck tests passed with '
+                'quota counting %s; see %s' % (passed, mode, log))
+
+
+def skips_name_options(log):
+    """Every skip of a run must come from configuration, naming it."""
+    option = re.compile(NAMES_AN_OPTION.encode())
+    bad = [line for line in sh.grep(SKIPPED, log) or []
+           if not option.search(line)]
+    if bad:
+        sh.echo('functional: skips that do not name an option:', err=True)
+        sh.write_lines(bad, err=True)
+        raise SystemExit(1)
+
+
+def leg_profiles():
+    sh.stage('conformance suite, profile admin_only')
+    switch_profile('admin_only')
+    plant_orphan_trait()
+    run_plugin('--regex', os.environ.get('PLUGIN_REGEX') or PLUGIN_REGEX)
+    report('admin_only')
+    sh.stage('host_status tests, profile unknown_only')
+    switch_profile('unknown_only')
+    run_plugin('--regex', HS_REGEX, '--exclude-regex', PRECEDENCE_REGEX)
+    # The third quota counting mode rides on the last profile switch (one
+    # restart for both): the quota recheck tests under unified limits (the
+    # pending-off leg runs them under placement counting, the run above
+    # under db counting).
+    sh.stage('host_status tests, profile admin_or_owner; quota tests, '
+             'unified limits')
+    switch_profile('admin_or_owner', 'unified_limits')
+    log = sh.path('logs', 'unified-limits.log')
+    tee_plugin(log, '--regex', '%s|%s' % (HS_REGEX, QUOTA_REGEX),
+               '--exclude-regex', PRECEDENCE_REGEX)
+    quota_tests_passed('unified_limits', log)
+
+    sh.stage('wrong claims on the reference cloud')
+    expect_fail('profile', [(r'^host_status_policy_profile = .*',
+                             'host_status_policy_profile = admin_only')],
+                r'%s\.HostStatusTest\.test_up_visibility' % HS_REGEX,
+                'over-permission for persona owner_member under policy '
+                'profile admin_only')
+    switch_profile('admin_only')
+    clean()
+
+
+# The same from the other side: a cloud that misbehaves.  Each mutant of
+# the reference nova (reference/nova/mutants/mutants.py, applied by
+# python -m pending_aio mutant) is one deliberate bug; the tests named for
+# it must fail, saying what was expected.  The mutants run in batches
+# (mutant list --batches: disjoint tests, one profile, checked not to mask
+# each other): a batch is applied at once, the union of its tests runs once,
+# and each mutant is judged on the subunit results of its own tests (all
+# failed, their failure text has its message).  The verdicts make the kill
+# matrix (requirement -> mutants -> caught), printed at the end and saved in
+# $AIO_DIR/logs/kill-matrix.{txt,json}.
+def mutant_batch(index, profile, names):
+    """Batch INDEX; False if a verdict failed."""
+    log = sh.path('logs', 'mutants-batch-%d.log' % index)
+    subunit = sh.path('logs', 'mutants-batch-%d.subunit' % index)
+    # A bug only one host_status policy profile shows runs under it.
+    switch_profile(profile)
+    sh.echo('-- mutant batch %d: %s' % (index, ' '.join(names)))
+    # In place of the previous batch: one restart, not two (the leg's trap
+    # restores nova at its end).
+    sh.pending_aio('mutant', 'apply', '--replace', *names)
+    regex = sh.pending_aio_output('mutant', 'tests', *names, check=False)
+    sh.run_to(log, plugin_argv('--regex', regex), both=True, check=False,
+              cwd=sh.path('tempest'))
+    sh.run_to(subunit, [sh.path('venvs', 'tools', 'bin', 'stestr'), 'last',
+                        '--subunit'], check=False, cwd=sh.path('tempest'))
+    return sh.pending_aio(
+        'mutant', 'verdict', '--subunit', subunit,
+        '--results', sh.path('logs', 'mutants-verdicts.jsonl'), *names,
+        check=False) == 0
+
+
+def restore_nova(rc):
+    """The mutants leg's trap: nova as the series made it."""
+    sh.pending_aio('mutant', 'restore')
+
+
+def leg_mutants(trap):
+    sh.stage('misbehaving clouds (mutants of the reference nova, in batches)')
+    trap.set(restore_nova)
+    verdicts = sh.path('logs', 'mutants-verdicts.jsonl')
+    if os.path.lexists(verdicts):
+        os.remove(verdicts)
+    chosen = os.environ.get('MUTANT_BATCHES', '')
+    ok = True
+    listing = sh.pending_aio_output('mutant', 'list', '--batches',
+                                    check=False)
+    for index, (profile, names) in enumerate(batches(listing), 1):
+        if not batch_selected(index, chosen):
+            continue
+        with sh.stdin_null():
+            ok = mutant_batch(index, profile, names) and ok
+    sh.pending_aio('mutant', 'restore')
+    trap.clear()
+    sh.stage('kill matrix (requirement, mutant, caught)')
+    # MUTANT_BATCHES runs some batches only: the mutants not run show as
+    # such and do not fail the leg.
+    if sh.pending_aio('mutant', 'matrix', '--results', verdicts,
+                      '--out-dir', sh.path('logs'),
+                      *(['--partial'] if chosen else []), check=False):
+        ok = False
+    # The default profile back and nothing left behind, caught or not.
+    switch_profile('admin_only')
+    clean()
+    if not ok:
+        sh.fail('functional', 'a mutant was not caught or a verified '
+                'requirement has no mutant; see the kill matrix above and '
+                '%s' % sh.path('logs', 'mutants-batch-*.log'))
+
+
+def leg_pending_off():
+    sh.stage('reference nova with use_pending_state = False, quota counted '
+             'in placement')
+    # The feature tests include the quota recheck tests: they run here under
+    # the second quota counting mode.
+    sh.run_to(sh.path('logs', 'up-pending-off.log'), [sh.aio_cmd(), 'up'],
+              env={'AIO_EXTRA_VARS': 'aio_use_pending_state=false '
+                                     'aio_quota_counting=placement'})
+    sh.need(r'^pending_state_enabled = false$', tempest_conf())
+    sh.need(r'^quota_counting = placement$', tempest_conf())
+    log = sh.path('logs', 'pending-off.log')
+    tee_plugin(log, '--regex', FEATURE_REGEX)
+    skips_name_options(log)
+    quota_tests_passed('placement', log)
+    report('pending-off')
+    expect_fail('pending-on', [(r'^pending_state_enabled = .*',
+                                'pending_state_enabled = true')],
+                FEATURE_REGEX,
+                'expected status PENDING / vm_state pending, got ERROR / '
+                'error')
+    clean()
+
+
+def leg_stock():
+    sh.stage('stock nova 34.0.0 (no PENDING state, no cell0 rebuild)')
+    # A new cloud: stock nova's services (version 74) refuse to run in a
+    # deployment that the reference nova (75) has already recorded.
+    sh.aio('down', '--purge', stdout=subprocess.DEVNULL)
+    sh.run_to(sh.path('logs', 'up-stock.log'), [sh.aio_cmd(), 'up'],
+              env={'AIO_EXTRA_VARS': 'aio_nova_source=pypi'})
+    if sh.grep_q(r'^(pending_state|cell0_rebuild)_microversion',
+                 tempest_conf()) == 0:
+        sh.fail('functional', "stock nova's tempest.conf declares a feature "
+                'microversion')
+    log = sh.path('logs', 'stock.log')
+    tee_plugin(log, '--regex', os.environ.get('PLUGIN_REGEX') or PLUGIN_REGEX)
+    skips_name_options(log)
+    report('stock')
+    expect_fail('stock-claims-features',
+                [sh.delete_line('pending_state_enabled'),
+                 (r'^\[nova_conformance\]$',
+                  '[nova_conformance]\n'
+                  'pending_state_microversion = 2.105\n'
+                  'cell0_rebuild_microversion = 2.106\n'
+                  'pending_state_enabled = true')],
+                FEATURE_REGEX, 'but the API advertises')
+    clean()
+
+
+def body(trap):
+    if selected('profiles'):
+        leg_profiles()
+    if selected('mutants'):
+        leg_mutants(trap)
+    if selected('pending-off'):
+        leg_pending_off()
+    if selected('stock'):
+        leg_stock()
+    if (os.environ.get('FUNCTIONAL_RESTORE') or '1') == '1':
+        sh.stage('back to the default cloud (reference nova, '
+                 'use_pending_state, admin_only)')
+        sh.aio('down', '--purge', stdout=subprocess.DEVNULL)
+        sh.run_to(sh.path('logs', 'up-restore.log'), [sh.aio_cmd(), 'up'])
+
+
+def main(argv):
+    sh.setup()
+    trap = sh.Trap()
+    return sh.run_stage(lambda: body(trap), trap)

@@ -1,0 +1,264 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""pending-conformance on the embedded cloud treated as any cloud.
+
+``python -m pending_aio functional-runner`` (``tools/functional-runner``):
+part of the functional stage, runnable on its own against a running
+embedded cloud.  Only .aio/clouds.yaml and .aio/claims.yaml are used, and
+the runner's exit status is proven on the real cloud: a passing subset
+exits 0 with every artifact; a regex that matches nothing exits 1 "nothing
+verified"; a claim that lies exits 1 naming the requirement; a setUpClass
+error fails the requirements of its class; a leaked server named with the
+run's prefix is reported and fails certify.  The passing subset runs with
+pre-provisioned accounts (accounts.yaml with an admin), and a member-only
+run (no admin account at all) decides what a member can and names every
+admin requirement "needs admin".
+"""
+
+import os
+import re
+import subprocess
+
+from pending_aio import sh
+
+SUBSET = (r'^pending_tempest_plugin\.tests\.api\.compute\.test_host_status\.'
+          r'HostStatusTest\.test_(up_visibility|no_host_status_below_2_16)')
+MEMBER_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
+                r'(test_member_only|test_host_status\.HostStatusTest)')
+VERDICT_PASS = r'^VERDICT: PASS \(explore\)'
+NO_CA = (r"cannot authenticate to cloud 'member-appcred-tls-no-ca'.*"
+         r"(CERTIFICATE_VERIFY_FAILED|certificate verify failed)")
+ARTIFACTS = ('results.subunit', 'results.xml', 'results.html', 'tempest.log',
+             'tempest.conf', 'report.json', 'report.txt')
+
+
+def fail(message):
+    sh.fail('functional-runner', message)
+
+
+def pc_argv(*args):
+    """``pending-conformance ARGS`` with the tools venv."""
+    return [sh.tools_python(), '-m', 'pending_tempest_plugin.runner.cli'] + (
+        list(args))
+
+
+def pc(*args, **kwargs):
+    return sh.run(pc_argv(*args), **kwargs)
+
+
+def judge(want, rc, log, pattern, args):
+    """``pc ARGS`` exited WANT (it exited RC) and LOG matches PATTERN.
+
+    The first matching line is printed.
+    """
+    command = ' '.join(('pc',) + tuple(args))
+    if rc != want:
+        fail("'%s' exited %d, not %d; see %s" % (command, rc, want, log))
+    found = sh.grep(pattern, log)
+    if not found:
+        fail("'%s' does not say '%s'; see %s" % (command, pattern, log))
+    sh.write_lines(found[:1])
+
+
+def expect(want, log, pattern, *args, **kwargs):
+    """``pc ARGS`` exits WANT and its output (in LOG) matches PATTERN."""
+    rc = sh.run_to(log, pc_argv(*args), both=True, check=False, **kwargs)
+    judge(want, rc, log, pattern, args)
+
+
+def non_empty(name):
+    return os.path.exists(name) and os.path.getsize(name) > 0
+
+
+def holds_any(top, secrets):
+    """A file below TOP (symbolic links not followed) holds a secret."""
+    needles = [s.encode() for s in secrets]
+    for folder, _, files in os.walk(top):
+        for name in files:
+            name = os.path.join(folder, name)
+            if os.path.islink(name):
+                continue
+            with open(name, 'rb') as f:
+                data = f.read()
+            if any(n in data for n in needles):
+                return True
+    return False
+
+
+class Runner(object):
+
+    def __init__(self, trap):
+        self.trap = trap
+        self.base = sh.path('runner')
+        self.tls = None
+
+    def fixture(self, kind, action, tolerant=False, *args):
+        """``pending_aio fixtures KIND ACTION BASE`` (``|| true``)."""
+        return sh.pending_aio('fixtures', kind, action, *(args or (
+            self.base,)), check=not tolerant)
+
+    def remove_accounts(self, rc=None):
+        self.fixture('accounts', 'remove', True)
+
+    def remove_tls(self, rc=None):
+        sh.stop(self.tls)
+        self.fixture('appcred', 'remove', True)
+        self.remove_accounts()
+
+    def remove_leak(self, rc=None):
+        self.fixture('leak', 'remove', True, self.prefix)
+        self.remove_accounts()
+
+    def run(self):
+        base = self.base
+        os.environ['OS_CLIENT_CONFIG_FILE'] = sh.path('clouds.yaml')
+        claims = sh.path('claims.yaml')
+        ws = base + '/ws'
+        # Pre-provisioned accounts, as a cloud that forbids creating users
+        # gives them: a member and a reader of one project, a member of
+        # another (the personas), and, in accounts-admin.yaml, the admin.
+        sh.run(['rm', '-rf', base])
+        os.makedirs(base, exist_ok=True)
+        self.fixture('accounts', 'remove')
+        self.fixture('accounts', 'create')
+        self.trap.set(self.remove_accounts)
+        sh.echo('-- init from clouds.yaml, claims.yaml and pre-provisioned '
+                'accounts')
+        pc('init', '--os-cloud', 'aio-admin', '--workspace', ws,
+           '--claims', claims, '--accounts', base + '/accounts-admin.yaml')
+        self.prefix = sh.pending_aio_output(
+            'stage', 'prefix', ws + '/pending-conformance.json')
+
+        sh.echo('-- a passing subset exits 0, with every artifact')
+        expect(0, base + '/pass.log', VERDICT_PASS,
+               'run', '--workspace', ws, '--mode', 'explore',
+               '--regex', SUBSET, '--output', base + '/pass')
+        for name in ARTIFACTS:
+            if not non_empty(base + '/pass/' + name):
+                fail('artifact %s missing or empty' % name)
+        sh.pending_aio('stage', 'runner-pass', base + '/pass',
+                       base + '/accounts-admin.yaml')
+        self.member()
+        self.exit_statuses()
+        sh.echo('functional-runner: OK')
+
+    def member(self):
+        # The member-only run reaches the cloud as an operator without
+        # admin often does: an application credential, and Keystone behind
+        # TLS with a private CA (python -m pending_aio tls-proxy in front of
+        # Keystone; clouds.yaml's cacert).
+        base = self.base
+        claims = sh.path('claims.yaml')
+        member_env = {'OS_CLIENT_CONFIG_FILE': base + '/clouds.yaml'}
+        sh.echo("-- the member's cloud entry: an application credential, "
+                'Keystone over TLS with a private CA')
+        os.makedirs(base + '/tls', exist_ok=True)
+        log = base + '/tls/proxy.log'
+        with open(log, 'w') as f:
+            self.tls = sh.start(
+                sh.pending_aio_argv('tls-proxy', base + '/tls', '5443',
+                                    '5000'),
+                env=sh.pending_aio_env(), stdout=f, stderr=subprocess.STDOUT)
+        self.trap.set(self.remove_tls)
+        if not sh.wait_until(5, 'the TLS endpoint',
+                             lambda: sh.grep_q('ready', log) == 0):
+            fail('the TLS endpoint did not start; see %s' % log)
+        self.fixture('appcred', 'create')
+        sh.echo('-- without the CA, init refuses clearly')
+        expect(2, base + '/member-no-ca.log', NO_CA,
+               'init', '--os-cloud', 'member-appcred-tls-no-ca',
+               '--workspace', base + '/member-no-ca', '--claims', claims,
+               '--accounts', base + '/accounts-member.yaml', env=member_env)
+        sh.echo("-- member credentials only: a verdict over what a member can "
+                "decide, every admin row 'needs admin'")
+        pc('init', '--os-cloud', 'member-appcred-tls',
+           '--workspace', base + '/member', '--claims', claims,
+           '--accounts', base + '/accounts-member.yaml',
+           env=member_env, stdout=subprocess.DEVNULL)
+        conf = base + '/member/etc/tempest.conf'
+        if sh.grep_q('^%s$' % re.escape(
+                'ca_certificates_file = %s/tls/ca.pem' % base), conf):
+            fail('tempest.conf does not name the CA of the cloud entry')
+        if sh.grep_q(r'^uri_v3 = https://127\.0\.0\.1:5443/v3$', conf):
+            fail('tempest.conf does not authenticate over TLS')
+        expect(0, base + '/member.log', VERDICT_PASS,
+               'run', '--workspace', base + '/member', '--mode', 'explore',
+               '--output', base + '/member/out', '--regex', MEMBER_REGEX,
+               env=member_env)
+        # The secret stays in this process, never on a command line.
+        secrets = sh.pending_aio_output(
+            'stage', 'appcred-secret', base + '/clouds.yaml',
+            check=False).splitlines()
+        if holds_any(base + '/member/out', secrets):
+            fail("the application credential's secret is in an artifact")
+        sh.pending_aio('stage', 'runner-member',
+                       base + '/member/out/report.json')
+
+    def exit_statuses(self):
+        base = self.base
+        ws = base + '/ws'
+        sh.echo('-- a regex that matches nothing exits 1: nothing verified')
+        expect(1, base + '/nothing.log', 'nothing verified',
+               'run', '--workspace', ws, '--mode', 'explore',
+               '--regex', '^no_such_test$', '--output', base + '/nothing')
+
+        sh.echo('-- certify with the MUSTs the subset leaves out exits 1')
+        expect(1, base + '/certify.log',
+               r'applicable MUST requirement\(s\) not verified',
+               'run', '--workspace', ws, '--mode', 'certify',
+               '--regex', '^no_such_test$', '--output', base + '/certify')
+
+        sh.echo('-- a claim that lies (admin_or_owner on an admin_only '
+                'cloud) exits 1 naming HS-15')
+        sh.sed(sh.path('claims.yaml'), base + '/lying-claims.yaml',
+               (r'^host_status_policy_profile: .*',
+                'host_status_policy_profile: admin_or_owner'))
+        pc('init', '--os-cloud', 'aio-admin', '--workspace', base + '/lying',
+           '--claims', base + '/lying-claims.yaml',
+           stdout=subprocess.DEVNULL)
+        expect(1, base + '/lying.log', '^HS-15 +MUST +fail',
+               'run', '--workspace', base + '/lying', '--mode', 'explore',
+               '--regex', SUBSET, '--output', base + '/lying/out')
+
+        sh.echo('-- a setUpClass error fails every requirement of its class')
+        # Half of a command pair is a configuration error of the test class.
+        conf = base + '/lying/etc/tempest.conf'
+        sh.sed(conf, conf, sh.delete_line('compute_start_command'))
+        expect(1, base + '/setupclass.log',
+               'setUpClass of HostStatusTest failed',
+               'run', '--workspace', base + '/lying', '--mode', 'explore',
+               '--regex', SUBSET, '--output', base + '/lying/setupclass')
+
+        sh.echo("-- a leaked server named with the run's prefix fails "
+                'certify')
+        self.tls.terminate()
+        self.tls.wait()
+        self.fixture('appcred', 'remove')
+        self.trap.set(self.remove_accounts)
+        leak = sh.pending_aio_output('fixtures', 'leak', 'plant',
+                                     self.prefix)
+        self.trap.set(self.remove_leak)
+        expect(1, base + '/leak.log',
+               r'the run left 1 resource\(s\) behind: server %s' % leak,
+               'run', '--workspace', ws, '--mode', 'certify',
+               '--regex', '^no_such_test$', '--output', base + '/leak')
+        self.fixture('leak', 'remove', False, self.prefix)
+        self.fixture('accounts', 'remove')
+        self.trap.clear()
+
+
+def main(argv):
+    sh.setup()
+    trap = sh.Trap()
+    return sh.run_stage(Runner(trap).run, trap)

@@ -1,0 +1,254 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The stages of the embedded cloud (pending_aio.sh and its users)."""
+
+import io
+import os
+import sys
+
+import fixtures
+
+import pending_aio
+from pending_aio import bad_input
+from pending_aio import bench
+from pending_aio import conformance
+from pending_aio import plugin_legs
+from pending_aio import runner_stage
+from pending_aio import sh
+from pending_tempest_plugin.unit_tests import fakes
+
+
+class StageTestCase(fakes.FileTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.EnvironmentVariable('AIO_DIR', self.tmp))
+        self.useFixture(fixtures.EnvironmentVariable('FUNCTIONAL_T0', '100'))
+        self.useFixture(fixtures.EnvironmentVariable('PYTHONPATH'))
+        self.useFixture(fixtures.EnvironmentVariable('OS_CLIENT_CONFIG_FILE'))
+        self.out = io.TextIOWrapper(io.BytesIO(), write_through=True)
+        self.err = io.TextIOWrapper(io.BytesIO(), write_through=True)
+        self.useFixture(fixtures.MockPatch('sys.stdout', self.out))
+        self.useFixture(fixtures.MockPatch('sys.stderr', self.err))
+
+    def printed(self, stream=None):
+        stream = stream or self.out
+        stream.flush()
+        return stream.buffer.getvalue().decode()
+
+    def exits(self, code, func, *args):
+        exc = self.assertRaises(SystemExit, func, *args)
+        self.assertEqual(code, exc.code)
+
+
+class TestSh(StageTestCase):
+
+    def test_stage_line_counts_from_functional_t0(self):
+        self.assertEqual('== functional [42 s]: up',
+                         sh.stage_line('up', now=142))
+
+    def test_setup_exports_aio_dir_and_t0_and_drops_the_checkout(self):
+        os.environ['PYTHONPATH'] = pending_aio.REPO + os.pathsep + '/x'
+        self.useFixture(fixtures.EnvironmentVariable('FUNCTIONAL_T0'))
+        sh.setup()
+        self.assertEqual(self.tmp, os.environ['AIO_DIR'])
+        self.assertTrue(os.environ['FUNCTIONAL_T0'].isdigit())
+        self.assertEqual('/x', os.environ['PYTHONPATH'])
+        # python -m pending_aio gets it back, with the cloud's clouds.yaml.
+        env = sh.pending_aio_env()
+        self.assertEqual(pending_aio.REPO + os.pathsep + '/x',
+                         env['PYTHONPATH'])
+        self.assertEqual(self.tmp + '/clouds.yaml',
+                         env['OS_CLIENT_CONFIG_FILE'])
+        self.assertEqual([self.tmp + '/venvs/tools/bin/python', '-m',
+                          'pending_aio', 'smoke'],
+                         sh.pending_aio_argv('smoke'))
+
+    def test_aio_cmd(self):
+        self.useFixture(fixtures.EnvironmentVariable('AIO_CMD', ''))
+        self.assertEqual(os.path.join(pending_aio.REPO, 'tools', 'aio'),
+                         sh.aio_cmd())
+        os.environ['AIO_CMD'] = '/bin/fake-aio'
+        self.assertEqual('/bin/fake-aio', sh.aio_cmd())
+
+    def test_run_fails_the_stage_with_the_status(self):
+        self.exits(3, sh.run, ['sh', '-c', 'exit 3'])
+        self.assertEqual(3, sh.run(['sh', '-c', 'exit 3'], check=False))
+        self.assertEqual(127, sh.run(['/no/such/command'], check=False))
+
+    def test_tee_streams_and_keeps_the_status(self):
+        log = os.path.join(self.tmp, 'tee.log')
+        sh.echo('before')
+        rc = sh.tee(log, ['sh', '-c', 'echo " - Passed: 2"; exit 4'])
+        self.assertEqual(4, rc)
+        self.assertEqual('before\n - Passed: 2\n', self.printed())
+        with open(log) as f:
+            self.assertEqual(' - Passed: 2\n', f.read())
+
+    def test_grep(self):
+        log = self.write('log', 'a = 1\nb = 2\n')
+        self.assertEqual(0, sh.grep_q('^b = 2$', log))
+        self.assertEqual(1, sh.grep_q('^b = 3$', log))
+        self.assertEqual(2, sh.grep_q('x', log + '.missing'))
+        self.assertIn('No such file', self.printed(self.err))
+        self.assertEqual([b'a = 1'], sh.grep('a = ', log, fixed=True))
+        self.exits(1, sh.need, 'c', log)
+
+    def test_sed(self):
+        conf = self.write('tempest.conf', '[nova_conformance]\n'
+                          'pending_state_enabled = false\nx = 1\n')
+        sh.sed(conf, conf, sh.delete_line('pending_state_enabled'),
+               (r'^\[nova_conformance\]$', '[nova_conformance]\ny = 2'))
+        with open(conf) as f:
+            self.assertEqual('[nova_conformance]\ny = 2\nx = 1\n', f.read())
+
+    def test_wait_until(self):
+        self.assertTrue(sh.wait_until(1, 'x', lambda: True))
+        self.assertFalse(sh.wait_until(0.2, 'the TLS endpoint',
+                                       lambda: False))
+        self.assertEqual('the TLS endpoint: not done within 0.2 s\n',
+                         self.printed(self.err))
+
+    def test_run_stage_and_its_trap(self):
+        seen = []
+
+        def body():
+            sh.fail('functional', 'broken', 5)
+        trap = sh.Trap(lambda rc: seen.append(rc))
+        self.assertEqual(5, sh.run_stage(body, trap))
+        self.assertEqual([5], seen)
+        self.assertEqual('functional: broken\n', self.printed(self.err))
+        # A failing command of the trap gives its status (bash's errexit).
+        trap = sh.Trap(lambda rc: sh.run(['sh', '-c', 'exit 7']))
+        self.assertEqual(7, sh.run_stage(lambda: None, trap))
+        # A cleared trap does not run; a bug is a failure.
+        trap = sh.Trap(lambda rc: seen.append('no'))
+        trap.clear()
+        self.assertEqual(1, sh.run_stage(lambda: 1 / 0, trap))
+        self.assertEqual([5], seen)
+
+
+class TestPluginLegs(StageTestCase):
+
+    def test_leg_selection(self):
+        self.useFixture(fixtures.EnvironmentVariable('FUNCTIONAL_LEGS', ''))
+        self.assertTrue(all(plugin_legs.selected(leg)
+                            for leg in plugin_legs.LEGS))
+        os.environ['FUNCTIONAL_LEGS'] = 'mutants'
+        self.assertEqual(['mutants'], [leg for leg in plugin_legs.LEGS
+                                       if plugin_legs.selected(leg)])
+        self.assertFalse(plugin_legs.selected('pending', 'pending-off'))
+        self.assertTrue(plugin_legs.selected('stock', 'stock  profiles'))
+
+    def test_batches(self):
+        self.assertEqual(
+            [('admin_only', ['a', 'b']), ('unknown_only', ['c'])],
+            list(plugin_legs.batches('admin_only a  b\n unknown_only c\n')))
+        self.assertTrue(plugin_legs.batch_selected(12, ''))
+        self.assertTrue(plugin_legs.batch_selected(2, '2 3 4 17'))
+        self.assertFalse(plugin_legs.batch_selected(1, '2 3 4 17'))
+        self.assertFalse(plugin_legs.batch_selected(7, '17'))
+
+    def test_plugin_run_command(self):
+        self.assertEqual([self.tmp + '/bin/tempest', 'run', '--concurrency',
+                          '2', '--regex', 'x'],
+                         plugin_legs.plugin_argv('--regex', 'x'))
+
+    def test_a_wrong_claim_must_fail_saying_why(self):
+        log = self.write('expect.log', 'x\nFAIL: but the API advertises 2.1'
+                         '\nagain but the API advertises\n')
+        self.exits(1, plugin_legs.judge_wrong_claim, 'stock', 0, log, 'x')
+        self.assertIn('functional: tests passed although tempest.conf '
+                      'misdescribes the cloud (stock); see %s' % log,
+                      self.printed(self.err))
+        self.exits(1, plugin_legs.judge_wrong_claim, 'stock', 1, log, 'nope')
+        self.assertIn("the failure of stock does not say 'nope'",
+                      self.printed(self.err))
+        plugin_legs.judge_wrong_claim('stock', 1, log,
+                                      'but the API advertises')
+        self.assertEqual('FAIL: but the API advertises 2.1\n',
+                         self.printed())
+
+    def test_skips_name_options(self):
+        log = self.write('ok.log', 't1 ... ok\nt2 ... SKIPPED: [nova_'
+                         'conformance] pending_state_enabled is False\n')
+        plugin_legs.skips_name_options(log)
+        log = self.write('bad.log', 't3 ... SKIPPED: no reason\n')
+        self.exits(1, plugin_legs.skips_name_options, log)
+        self.assertEqual('functional: skips that do not name an option:\n'
+                         't3 ... SKIPPED: no reason\n',
+                         self.printed(self.err))
+
+    def test_quota_tests_passed(self):
+        line = 'x.Cell0RebuildTest.test_rebuild_quota_recheck_%d ... ok\n'
+        log = self.write('q.log', ''.join(line % i for i in range(3)))
+        plugin_legs.quota_tests_passed('db', log)
+        log = self.write('q2.log', line % 1 + 'test_rebuild_quota_recheck_2'
+                         ' ... SKIPPED: [x] y\n')
+        self.exits(1, plugin_legs.quota_tests_passed, 'placement', log)
+        self.assertEqual('functional: 1 of the 3 quota recheck tests passed '
+                         'with quota counting placement; see %s\n' % log,
+                         self.printed(self.err))
+
+
+class TestOtherStages(StageTestCase):
+
+    def test_runner_expectation(self):
+        log = self.write('run.log', 'a\nVERDICT: PASS (explore)\n')
+        runner_stage.judge(0, 0, log, runner_stage.VERDICT_PASS, ['run'])
+        self.assertEqual('VERDICT: PASS (explore)\n', self.printed())
+        self.exits(1, runner_stage.judge, 1, 0, log, 'x', ['run', '-v'])
+        self.assertEqual("functional-runner: 'pc run -v' exited 0, not 1; "
+                         "see %s\n" % log, self.printed(self.err))
+
+    def test_secret_in_an_artifact(self):
+        self.write('out/a/report.txt', 'no secret here')
+        self.assertFalse(runner_stage.holds_any(self.tmp, ['s3cret']))
+        self.write('out/b.json', '{"x": "s3cret"}')
+        self.assertTrue(runner_stage.holds_any(self.tmp, ['s3cret']))
+
+    def test_bad_input_prints_the_first_line_indented(self):
+        self.assertEqual(b'   port 5000', bad_input.first_line(
+            b'  port 5000'))
+        self.assertEqual(300, len(bad_input.first_line(b'x' * 400)))
+        log = self.write('up.log', 'fatal: port 5000 in use\n')
+        self.exits(1, bad_input.judge, 'port', 2, log, ['port 5000',
+                                                        'keystone'])
+        self.assertIn("up failed (port) but did not say 'keystone'",
+                      self.printed(self.err))
+
+    def test_conformance_run_command(self):
+        self.assertEqual(
+            [self.tmp + '/venvs/tools/bin/python', '-m',
+             'pending_tempest_plugin.runner.cli', 'run', '--workspace',
+             self.tmp + '/tempest', '--mode', 'explore', '--leg', 'l',
+             '--output', 'o', '--regex', 'x'],
+            conformance.run_argv('l', 'o', 'explore', ['--regex', 'x']))
+
+    def test_bench_counts_boots_and_actions(self):
+        lines = [b'x 202 POST http://h/compute/v2.1/servers 0.5',
+                 b'x 202 POST http://h/v2.1/servers/ab-12/action 0.1',
+                 b'x 200 POST http://h/v2.1/servers/ab-12/action 0.1',
+                 b'x 200 GET http://h/v2.1/servers 0.1']
+        self.assertEqual((1, 2), bench.count_requests(lines))
+        self.assertRegex(bench.stamp(), r'^\d+\.\d{9}$')
+        self.assertRegex(bench.cpu_busy(), r'^\d+ \d+\n$')
+
+    def test_stages_need_the_standard_library_only(self):
+        # They run with the tox venv's python (no openstacksdk, no yaml).
+        for module in (sh, plugin_legs, runner_stage, bad_input,
+                       conformance, bench):
+            names = set(module.__dict__)
+            self.assertFalse(names & {'yaml', 'openstack'}, module)
+        self.assertIn('pending_tempest_plugin.common.polling', sys.modules)
