@@ -316,8 +316,8 @@ def zuul_parse(path, project='x/pending-tempest-plugin'):
 
 
 def tempest_version(repo=REPO):
-    path = os.path.join(repo, 'playbooks', 'files', 'constraints',
-                        'tools.txt')
+    path = os.path.join(repo, 'playbooks', 'roles', 'aio_python', 'files',
+                        'constraints', 'tools.txt')
     m = re.search(r'^tempest==(\S+)', _read(path), re.M)
     if not m:
         raise SystemExit('no tempest== pin in %s' % path)

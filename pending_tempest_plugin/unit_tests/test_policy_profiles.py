@@ -86,8 +86,8 @@ class TestPolicyProfiles(base.BaseTestCase):
         # aio_policy_profiles as group_vars loads it: the data file.
         env = jinja2.Environment(trim_blocks=True, keep_trailing_newline=True)
         env.filters['to_json'] = json.dumps
-        with open(os.path.join(REPO, 'playbooks', 'templates',
-                               'nova-policy.yaml.j2')) as f:
+        with open(os.path.join(REPO, 'playbooks', 'roles', 'aio_files',
+                               'templates', 'nova-policy.yaml.j2')) as f:
             template = env.from_string(f.read())
         with open(os.path.join(REPO, 'playbooks', 'group_vars',
                                'all.yaml')) as f:
