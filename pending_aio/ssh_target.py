@@ -40,6 +40,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -81,6 +82,9 @@ def inventory(d, port):
         'ansible_ssh_common_args': (
             '-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s/'
             'known_hosts' % d),
+        # One connection per task, closed when it ends: no ControlPersist
+        # master (nor its session on the server) outlives the run.
+        'ansible_ssh_args': '-o ControlMaster=no -o ControlPersist=no',
         # The host's own python3 runs the modules.
         'ansible_python_interpreter': '/usr/bin/python3',
         # The same cloud and checkout as a local `up` (this machine).
@@ -128,10 +132,23 @@ def ensure_sshd():
         return
     print('ssh-converge: installing openssh-server and openssh-client')
     env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
-    subprocess.run(['apt-get', 'install', '-y', '-q',
-                    '--no-install-recommends', 'openssh-server',
-                    'openssh-client'], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
+    # The package's own service is not started (policy-rc.d says no while
+    # it installs, unless the machine has its own): the only sshd is ours,
+    # on the loopback, for the length of the run.
+    policy = '/usr/sbin/policy-rc.d'
+    ours = not os.path.exists(policy)
+    if ours:
+        with open(policy, 'w') as f:
+            f.write('#!/bin/sh\nexit 101\n')
+        os.chmod(policy, 0o755)
+    try:
+        subprocess.run(['apt-get', 'install', '-y', '-q',
+                        '--no-install-recommends', 'openssh-server',
+                        'openssh-client'], check=True, env=env,
+                       stdout=subprocess.DEVNULL)
+    finally:
+        if ours:
+            os.unlink(policy)
 
 
 def keys(d, port):
@@ -146,6 +163,24 @@ def keys(d, port):
         host_key = ' '.join(f.read().split()[:2])
     with open(os.path.join(d, 'known_hosts'), 'w') as f:
         f.write('[127.0.0.1]:%d %s\n' % (port, host_key))
+
+
+def descendants(pid):
+    """The pids of every process below ``pid`` (its sessions)."""
+    children = {}
+    for p in filter(str.isdigit, os.listdir('/proc')):
+        try:
+            with open('/proc/%s/stat' % p) as f:
+                ppid = int(f.read().rsplit(')', 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(p))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
 
 
 def main(argv=None):
@@ -190,8 +225,21 @@ def main(argv=None):
                 stdout=out, stderr=subprocess.STDOUT,
                 env=dict(os.environ, PYTHONPATH=REPO)).returncode
     finally:
+        # Nothing of the run left behind: no session of our sshd (each
+        # task's connection closed with the task).
+        below = descendants(sshd.pid)
         sshd.terminate()
         sshd.wait(10)
+    left = [pid for pid in below if os.path.exists('/proc/%d' % pid)]
+    if left:
+        print('ssh-converge: sshd sessions left after the run (stopped '
+              'now): %s' % left, file=sys.stderr)
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+        return 1
     with open(log) as f:
         output = f.read()
     result = recap(output)

@@ -13,6 +13,10 @@
 #    under the License.
 """pending_aio ssh-converge without a cloud: its files and its verdict."""
 
+import os
+import subprocess
+import time
+
 import fixtures
 from oslotest import base
 import yaml
@@ -56,3 +60,18 @@ class SshTargetTest(base.BaseTestCase):
             out.replace('changed=0', 'changed=2')))
         self.assertIsNone(ssh_target.recap('no recap'))
         self.assertIsNone(ssh_target.recap(out + out))
+
+    def test_descendants_finds_a_grandchild(self):
+        outer = subprocess.Popen(['sh', '-c', 'sleep 30 & wait'])
+        self.addCleanup(outer.wait)
+        self.addCleanup(outer.kill)
+        for _ in range(250):
+            grandchildren = ssh_target.descendants(outer.pid)
+            if grandchildren:
+                break
+            time.sleep(0.02)
+        self.assertEqual(1, len(grandchildren))
+        self.addCleanup(os.kill, grandchildren[0], 9)
+        below = ssh_target.descendants(os.getpid())
+        self.assertIn(outer.pid, below)
+        self.assertIn(grandchildren[0], below)
