@@ -48,6 +48,7 @@ The model, also in doc/source/embedded-cloud.rst:
 
 import collections
 import json
+import os
 import re
 
 BOOT = re.compile(rb'202 POST \S+/v2\.1/servers ')
@@ -168,19 +169,15 @@ def ratio_line(wall, floor, target=TARGET):
             % (ratio, target, 'met' if ratio <= target else 'missed'))
 
 
-def report_lines(leg, wall, counts, floor, concurrency, rows, undecided,
-                 overhead):
-    """The lines bench-suite prints for one leg."""
+def floor_lines(wall, counts, floor, concurrency):
+    """The floor, the leg's floor and the ratio; why not, without a floor."""
+    if not floor:
+        return ["the cloud's floor was not measured (bench-floor failed): "
+                'no ratio']
     med = {op: median(floor[op]) for op in ('active', 'pending', 'delete')}
     active = max(0, counts.boots - counts.buried)
     low = floor_seconds(counts, med, concurrency)
-    out = [
-        'leg %s: wall time %.1f s (tempest run, class setup included, '
-        'concurrency %d)' % (leg, wall, concurrency),
-        'servers booted %d (%d to ACTIVE, %d buried: PENDING/ERROR), '
-        'deleted %d, server actions %d'
-        % (counts.boots, active, counts.buried, counts.deletes,
-           counts.actions),
+    return [
         "the cloud's floor (median of %d, direct API calls): ACTIVE %.2f s, "
         '%s %.2f s, delete %.2f s'
         % (len(floor['active']), med['active'],
@@ -191,6 +188,20 @@ def report_lines(leg, wall, counts, floor, concurrency, rows, undecided,
                             med['pending'], counts.deletes, med['delete'],
                             concurrency, low),
         ratio_line(wall, low),
+    ]
+
+
+def report_lines(leg, wall, counts, floor, concurrency, rows, undecided,
+                 overhead):
+    """The lines bench-suite prints for one leg (``floor``: None if none)."""
+    out = [
+        'leg %s: wall time %.1f s (tempest run, class setup included, '
+        'concurrency %d)' % (leg, wall, concurrency),
+        'servers booted %d (%d to ACTIVE, %d buried: PENDING/ERROR), '
+        'deleted %d, server actions %d'
+        % (counts.boots, max(0, counts.boots - counts.buried),
+           counts.buried, counts.deletes, counts.actions),
+    ] + floor_lines(wall, counts, floor, concurrency) + [
         'requirements decided %d: %.1f s wall per requirement'
         % (len(rows), wall / len(rows) if rows else 0.0),
     ]
@@ -250,8 +261,10 @@ def report_main(argv=None):
     args = parser.parse_args(argv)
     with open(args.subunit, 'rb') as f:
         tests = subunit_tests(f)
-    with open(args.floor) as f:
-        floor = json.load(f)
+    floor = None
+    if os.path.isfile(args.floor):
+        with open(args.floor) as f:
+            floor = json.load(f)
     with open(args.counts) as f:
         counts = Counts(**json.load(f))
     charged, overhead = attribute(tests, args.start)

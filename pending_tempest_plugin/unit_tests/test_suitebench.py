@@ -127,6 +127,8 @@ class TestFigures(base.TestCase):
         self.assertIn('not decided in this leg: PEND-01', text)
         self.assertIn('  HS-01      4.0 s  (2 tests)', text)
         self.assertIn('     2.0 s  A', text)
+        lines = sb.report_lines('l', 27.0, counts, None, 2, [], [], {})
+        self.assertIn("the cloud's floor was not measured", '\n'.join(lines))
 
     def test_subunit_tests(self):
         from subunit import v2
