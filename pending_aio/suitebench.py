@@ -24,12 +24,15 @@ The model, also in doc/source/embedded-cloud.rst:
   **buried**: the servers a wait of the plugin saw PENDING or ERROR (the
   ``common.polling`` lines: scheduling failed, the server lies in cell0;
   a build that fails on a compute counts here too); the others went
-  ACTIVE.  **deleted**: the servers answered ``204 DELETE``.
-- **floor of the leg** = (ACTIVE boots x time to ACTIVE + buried x time to
-  PENDING + deletes x time to delete) / concurrency, with the medians
-  bench-floor measured in the same run.  Other operations (server actions
-  such as rebuild, host_status waits on a stopped compute, volumes) are
-  not in the floor: the ratio is an upper bound of what the tests waste.
+  ACTIVE; **rebuilt**: buried servers a wait later saw ACTIVE (a cell0
+  rebuild schedules and boots them).  **deleted**: the servers answered
+  ``204 DELETE``.
+- **floor of the leg** = ((ACTIVE boots + rebuilt) x time to ACTIVE +
+  buried x time to PENDING + deletes x time to delete) / concurrency,
+  with the medians bench-floor measured in the same run.  Other
+  operations (other server actions, host_status waits on a stopped
+  compute, volumes) are not in the floor: the ratio is an upper bound
+  of what the tests waste.
 - **test seconds** (:func:`attribute`): subunit gives each test's start and
   end and its worker; setUpClass and tearDownClass leave no record when
   they pass.  On each worker, the gap before the first test of a class
@@ -56,13 +59,14 @@ ACTION = re.compile(rb'20[02] POST \S+/v2\.1/servers/[0-9a-f-]+/action ')
 DELETE = re.compile(rb'204 DELETE \S+/v2\.1/servers/([0-9a-f-]{36}) ')
 BURIED = re.compile(rb'common\.polling \[[^]]*\] server ([0-9a-f-]{36}) '
                     rb'to [A-Z_/]+: (PENDING|ERROR) \(')
-UUID = re.compile(r'\bid-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-'
-                  r'[0-9a-f]{4}-[0-9a-f]{12})\b')
+WENT_ACTIVE = re.compile(rb'common\.polling \[[^]]*\] server '
+                         rb'([0-9a-f-]{36}) to [A-Z_/]+: ACTIVE \(')
 DECIDING = ('success', 'fail', 'xfail', 'uxsuccess')
 TARGET = 2.0
 
-Counts = collections.namedtuple('Counts',
-                                ['boots', 'buried', 'deletes', 'actions'])
+Counts = collections.namedtuple(
+    'Counts', ['boots', 'buried', 'deletes', 'actions', 'rebuilt'])
+Counts.__new__.__defaults__ = (0,)
 Test = collections.namedtuple('Test',
                               ['id', 'status', 'worker', 'start', 'end'])
 
@@ -80,18 +84,20 @@ def median(values):
 def count_log(lines):
     """Counts of the server operations of Tempest log lines (bytes)."""
     boots = actions = 0
-    buried, deleted = set(), set()
+    buried, deleted, active = set(), set(), set()
     for line in lines:
         if BOOT.search(line):
             boots += 1
         elif ACTION.search(line):
             actions += 1
         else:
-            for regex, seen in ((DELETE, deleted), (BURIED, buried)):
+            for regex, seen in ((DELETE, deleted), (BURIED, buried),
+                                (WENT_ACTIVE, active)):
                 match = regex.search(line)
                 if match:
                     seen.add(match.group(1))
-    return Counts(boots, len(buried), len(deleted), actions)
+    return Counts(boots, len(buried), len(deleted), actions,
+                  len(buried & active))
 
 
 def class_of(test_id):
@@ -140,10 +146,12 @@ def by_requirement(requirements, tests, charged):
     ``requirements``: (id, idempotent ids of its tests) in catalogue order;
     a requirement is decided when one of its tests ran and was not skipped.
     """
+    from pending_tempest_plugin.conformance import verdict
+
     deciding = collections.defaultdict(list)
     for test in tests:
         if test.status in DECIDING:
-            for uuid in UUID.findall(test.id):
+            for uuid in verdict.UUID_RE.findall(test.id):
                 deciding[uuid].append(test.id)
     rows, undecided = [], []
     for rid, uuids in requirements:
@@ -158,7 +166,7 @@ def by_requirement(requirements, tests, charged):
 
 def floor_seconds(counts, floor, concurrency):
     """The leg's floor: its operations at the cloud's own speed."""
-    active = max(0, counts.boots - counts.buried)
+    active = max(0, counts.boots - counts.buried) + counts.rebuilt
     return (active * floor['active'] + counts.buried * floor['pending']
             + counts.deletes * floor['delete']) / float(concurrency)
 
@@ -175,7 +183,7 @@ def floor_lines(wall, counts, floor, concurrency):
         return ["the cloud's floor was not measured (bench-floor failed): "
                 'no ratio']
     med = {op: median(floor[op]) for op in ('active', 'pending', 'delete')}
-    active = max(0, counts.boots - counts.buried)
+    active = max(0, counts.boots - counts.buried) + counts.rebuilt
     low = floor_seconds(counts, med, concurrency)
     return [
         "the cloud's floor (median of %d, direct API calls): ACTIVE %.2f s, "
@@ -198,9 +206,9 @@ def report_lines(leg, wall, counts, floor, concurrency, rows, undecided,
         'leg %s: wall time %.1f s (tempest run, class setup included, '
         'concurrency %d)' % (leg, wall, concurrency),
         'servers booted %d (%d to ACTIVE, %d buried: PENDING/ERROR), '
-        'deleted %d, server actions %d'
+        'rebuilt to ACTIVE %d, deleted %d, server actions %d'
         % (counts.boots, max(0, counts.boots - counts.buried),
-           counts.buried, counts.deletes, counts.actions),
+           counts.buried, counts.rebuilt, counts.deletes, counts.actions),
     ] + floor_lines(wall, counts, floor, concurrency) + [
         'requirements decided %d: %.1f s wall per requirement'
         % (len(rows), wall / len(rows) if rows else 0.0),

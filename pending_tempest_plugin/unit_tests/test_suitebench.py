@@ -52,12 +52,14 @@ class TestFigures(base.TestCase):
             poll % (S1.encode(), b'ERROR/PENDING', b'PENDING'),
             poll % (S1.encode(), b'ACTIVE/ERROR/PENDING', b'PENDING'),
             poll % (S2.encode(), b'ACTIVE', b'ACTIVE'),
+            poll % (S1.encode(), b'ACTIVE', b'ACTIVE'),
             b'x 204 DELETE http://h/v2.1/servers/%s 0.1' % S1.encode(),
             b'x 204 DELETE http://h/v2.1/servers/%s 0.1' % S1.encode(),
             b'x 204 DELETE http://h/v2.1/servers/%s 0.1' % S2.encode(),
             b'x 404 DELETE http://h/v2.1/servers/%s 0.1' % U1.encode(),
         ]
-        self.assertEqual(sb.Counts(boots=3, buried=1, deletes=2, actions=1),
+        self.assertEqual(sb.Counts(boots=3, buried=1, deletes=2, actions=1,
+                                   rebuilt=1),
                          sb.count_log(lines))
 
     def test_attribute_charges_class_setup_to_the_class(self):
