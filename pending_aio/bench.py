@@ -22,9 +22,15 @@ every process of the cloud; BENCH_KEEP=DIR keeps what the runs wrote.
 
 ``python -m pending_aio bench-suite [REGEX]`` (``tox -e bench-suite``;
 default: every test of the plugin): on the embedded cloud (brought up if
-needed), the wall time of ``tempest run``, the number of servers the tests
-boot and of server actions they send, and the test outcome counts.  Both
-print figures and assert nothing about them.
+needed), for the leg it is in: the cloud's own floor measured first
+(``bench-floor``, pending_aio/floor.py: time to ACTIVE, to PENDING, to
+delete), then the wall time of ``tempest run`` (class setup included),
+the test outcome counts, the servers the tests boot, bury and delete,
+the ratio of the wall time to the floor of those operations against the
+2x target, and the time per requirement (``bench-report``,
+pending_aio/suitebench.py, which says how each figure is made).  Both
+benchmarks print figures and assert nothing about them: bench-suite fails
+only when ``tempest run`` does.
 
 ``python -m pending_aio bench DIR [LABEL...]`` (default labels: cold,
 warm) reads, for each LABEL, what ``bench-aio`` wrote in DIR:
@@ -42,6 +48,7 @@ import tempfile
 import time
 
 from pending_aio import sh
+from pending_aio import suitebench
 
 PHASES = [
     ('package install', ('packages |',)),
@@ -156,18 +163,40 @@ def aio_main(argv):
 
 SUITE_REGEX = r'^pending_tempest_plugin\.tests\.'
 OUTCOME = r'^ - (Passed|Skipped|Failed|Expected Fail|Unexpected Success):'
-BOOT = re.compile(rb'202 POST \S+/v2\.1/servers ')
-ACTION = re.compile(rb'20[02] POST \S+/v2\.1/servers/[0-9a-f-]+/action ')
+CONCURRENCY = 2
 
 
-def count_requests(lines):
-    """(servers booted, server actions) of Tempest log lines."""
-    return (sum(1 for line in lines if BOOT.search(line)),
-            sum(1 for line in lines if ACTION.search(line)))
+def conf_value(name):
+    """``NAME = VALUE`` of the cloud's tempest.conf; None if absent."""
+    found = sh.grep(r'^%s = ' % re.escape(name),
+                    sh.path('tempest', 'etc', 'tempest.conf')) or []
+    return found[0].decode().split(' = ', 1)[1].strip() if found else None
 
 
-def bench_suite(regex, out):
+def measure_floor(work):
+    """bench-floor before the suite; the path of its JSON.
+
+    A floor that cannot be measured is said, and the suite still runs
+    (bench-report prints no ratio without that file).
+    """
+    floor = os.path.join(work, 'floor.json')
+    rc = sh.pending_aio('bench-floor', '--samples',
+                        os.environ.get('BENCH_FLOOR_SAMPLES') or '3',
+                        '--pending-microversion',
+                        conf_value('pending_state_microversion') or '2.1',
+                        '--out', floor, check=False)
+    if rc:
+        sh.echo('bench-suite: bench-floor failed (exit %d): no ratio' % rc)
+    return floor
+
+
+def bench_suite(regex, work):
+    out = os.path.join(work, 'tempest-run.log')
     sh.aio('up', stdout=subprocess.DEVNULL)
+    leg = sh.pending_aio_output('stage', 'leg', sh.path('claims.yaml'),
+                                check=False) or 'unknown'
+    sh.echo('bench-suite: leg %s, regex %s' % (leg, regex))
+    floor = measure_floor(work)
     log = sh.path('tempest', 'logs', 'tempest.log')
     start_line = 0
     if os.path.isfile(log):
@@ -175,25 +204,30 @@ def bench_suite(regex, out):
             start_line = f.read().count(b'\n')
     t0 = time.time()
     rc = sh.run_to(out, [sh.path('bin', 'tempest'), 'run', '--concurrency',
-                         '2', '--regex', regex], both=True, check=False,
-                   cwd=sh.path('tempest'))
+                         str(CONCURRENCY), '--regex', regex], both=True,
+                   check=False, cwd=sh.path('tempest'))
     t1 = time.time()
     try:
         new = sh.read_lines(log)[start_line:]
     except OSError as exc:
         sh.fail('tail', "cannot open '%s' for reading: %s"
                 % (log, exc.strerror))
-    boots, actions = count_requests(new)
-    sh.echo('bench-suite: regex %s' % regex)
+    counts = os.path.join(work, 'counts.json')
+    with open(counts, 'w') as f:
+        json.dump(suitebench.count_log(new)._asdict(), f)
     outcomes = sh.grep(OUTCOME, out)
     if not outcomes:
         # grep | sed under pipefail: no outcome line ends the stage.
         raise SystemExit(1)
     sh.write_lines(b'bench-suite: ' + line[3:] for line in outcomes)
-    sh.echo('bench-suite: wall time %.1f s (tempest run, concurrency 2)'
-            % (t1 - t0))
-    sh.echo('bench-suite: servers booted %d, server actions %d'
-            % (boots, actions))
+    subunit = os.path.join(work, 'run.subunit')
+    sh.run_to(subunit, [sh.path('venvs', 'tools', 'bin', 'stestr'), 'last',
+                        '--subunit'], check=False, cwd=sh.path('tempest'))
+    # Figures, never a verdict: a missed target does not fail the run.
+    sh.pending_aio('bench-report', '--subunit', subunit, '--floor', floor,
+                   '--counts', counts, '--leg', leg, '--wall',
+                   '%.3f' % (t1 - t0), '--start', '%.3f' % t0,
+                   '--concurrency', str(CONCURRENCY), check=False)
     if rc:
         sh.echo('bench-suite: tempest run failed (exit %d):' % rc)
         sh.write_lines(sh.read_lines(out)[-40:])
@@ -202,8 +236,7 @@ def bench_suite(regex, out):
 
 def suite_main(argv):
     sh.setup()
-    fd, out = tempfile.mkstemp()
-    os.close(fd)
+    work = tempfile.mkdtemp()
     regex = (argv[0] if argv else '') or SUITE_REGEX
-    return sh.run_stage(lambda: bench_suite(regex, out),
-                        sh.Trap(lambda rc: os.remove(out)))
+    return sh.run_stage(lambda: bench_suite(regex, work),
+                        sh.Trap(lambda rc: sh.run(['rm', '-rf', work])))

@@ -75,7 +75,13 @@ SUBCOMMANDS = {
     'bench-aio': ('pending_aio.bench', 'aio_main',
                   'phase times of a cold and a warm `up`, and RSS'),
     'bench-suite': ('pending_aio.bench', 'suite_main',
-                    'wall time and servers booted of the suite'),
+                    'wall time, servers booted, time per requirement and '
+                    "ratio to the cloud's floor of the suite"),
+    'bench-floor': ('pending_aio.floor', 'main',
+                    'time to ACTIVE, to PENDING and to delete by direct '
+                    'API calls'),
+    'bench-report': ('pending_aio.suitebench', 'report_main',
+                     "a bench-suite leg's figures from its subunit"),
 }
 
 

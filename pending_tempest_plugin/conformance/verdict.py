@@ -95,11 +95,26 @@ def _message(details):
     return ''
 
 
-def records_from_subunit(stream):
-    """TestRecords of a binary subunit v2 stream, in the stream's order."""
+def each_test(stream, on_test):
+    """Call ``on_test(test)`` for each test of a binary subunit v2 stream.
+
+    ``test``: testtools.StreamToDict's dict (id, status, tags, details,
+    timestamps), in the stream's order.
+    """
     import subunit
     import testtools
 
+    case = subunit.ByteStreamToStreamResult(stream, non_subunit_name='stdout')
+    result = testtools.StreamToDict(on_test)
+    result.startTestRun()
+    try:
+        case.run(result)
+    finally:
+        result.stopTestRun()
+
+
+def records_from_subunit(stream):
+    """TestRecords of a binary subunit v2 stream, in the stream's order."""
     records = []
 
     def on_test(test):
@@ -120,13 +135,7 @@ def records_from_subunit(stream):
         records.append(TestRecord(test['id'], test['status'],
                                   _message(details), tuple(ids), seconds))
 
-    case = subunit.ByteStreamToStreamResult(stream, non_subunit_name='stdout')
-    result = testtools.StreamToDict(on_test)
-    result.startTestRun()
-    try:
-        case.run(result)
-    finally:
-        result.stopTestRun()
+    each_test(stream, on_test)
     return records
 
 

@@ -1,0 +1,283 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""What bench-suite makes of a run: counts, times per requirement, ratio.
+
+The module itself needs the standard library only (bench.py imports it
+with the tox venv's python to count the run's requests in tempest.log);
+``python -m pending_aio bench-report`` runs with the tools venv (subunit,
+the catalogue's yaml) and prints the leg's figures.
+
+The model, also in doc/source/embedded-cloud.rst:
+
+- **servers booted**: ``202 POST /v2.1/servers`` in tempest.log; of them
+  **buried**: the servers a wait of the plugin saw PENDING or ERROR (the
+  ``common.polling`` lines: scheduling failed, the server lies in cell0;
+  a build that fails on a compute counts here too); the others went
+  ACTIVE; **rebuilt**: buried servers a wait later saw ACTIVE (a cell0
+  rebuild schedules and boots them).  **deleted**: the servers answered
+  ``204 DELETE``.
+- **floor of the leg** = ((ACTIVE boots + rebuilt) x time to ACTIVE +
+  buried x time to PENDING + deletes x time to delete) / concurrency,
+  with the medians bench-floor measured in the same run.  Other
+  operations (other server actions, host_status waits on a stopped
+  compute, volumes) are not in the floor: the ratio is an upper bound
+  of what the tests waste.
+- **test seconds** (:func:`attribute`): subunit gives each test's start and
+  end and its worker; setUpClass and tearDownClass leave no record when
+  they pass.  On each worker, the gap before the first test of a class
+  (since the previous test on that worker ended, or since the run started
+  for the worker's first class) is that class's overhead: its setUpClass,
+  the previous class's tearDownClass, and for a worker's first class the
+  runner's start.  A gap between two tests of one class belongs to the
+  later test.  The class overhead is shared evenly by the class's tests.
+  The last class's tearDownClass on each worker is after its last record:
+  it is in the wall time only.
+- **per requirement**: the test seconds of the tests that decided it (ran,
+  not skipped), from the catalogue's ``tests``; a test deciding several
+  requirements counts for each.  The leg's **wall time per requirement**
+  is the wall time over the number of requirements decided.
+"""
+
+import collections
+import json
+import os
+import re
+
+BOOT = re.compile(rb'202 POST \S+/v2\.1/servers ')
+ACTION = re.compile(rb'20[02] POST \S+/v2\.1/servers/[0-9a-f-]+/action ')
+DELETE = re.compile(rb'204 DELETE \S+/v2\.1/servers/([0-9a-f-]{36}) ')
+BURIED = re.compile(rb'common\.polling \[[^]]*\] server ([0-9a-f-]{36}) '
+                    rb'to [A-Z_/]+: (PENDING|ERROR) \(')
+WENT_ACTIVE = re.compile(rb'common\.polling \[[^]]*\] server '
+                         rb'([0-9a-f-]{36}) to [A-Z_/]+: ACTIVE \(')
+DECIDING = ('success', 'fail', 'xfail', 'uxsuccess')
+TARGET = 2.0
+
+Counts = collections.namedtuple(
+    'Counts', ['boots', 'buried', 'deletes', 'actions', 'rebuilt'])
+Counts.__new__.__defaults__ = (0,)
+Test = collections.namedtuple('Test',
+                              ['id', 'status', 'worker', 'start', 'end'])
+
+
+def median(values):
+    values = sorted(values)
+    if not values:
+        raise ValueError('median of nothing')
+    mid = len(values) // 2
+    if len(values) % 2:
+        return values[mid]
+    return (values[mid - 1] + values[mid]) / 2.0
+
+
+def count_log(lines):
+    """Counts of the server operations of Tempest log lines (bytes)."""
+    boots = actions = 0
+    buried, deleted, active = set(), set(), set()
+    for line in lines:
+        if BOOT.search(line):
+            boots += 1
+        elif ACTION.search(line):
+            actions += 1
+        else:
+            for regex, seen in ((DELETE, deleted), (BURIED, buried),
+                                (WENT_ACTIVE, active)):
+                match = regex.search(line)
+                if match:
+                    seen.add(match.group(1))
+    return Counts(boots, len(buried), len(deleted), actions,
+                  len(buried & active))
+
+
+def class_of(test_id):
+    return test_id.split('[', 1)[0].rsplit('.', 1)[0]
+
+
+def attribute(tests, start=None):
+    """({test id: test seconds}, {class: overhead seconds}).
+
+    ``tests``: :class:`Test` records (times in seconds); ``start``: when
+    the run started (default: the first test's start).  The method is the
+    module docstring's.
+    """
+    if not tests:
+        return {}, {}
+    if start is None:
+        start = min(t.start for t in tests)
+    by_worker = collections.defaultdict(list)
+    for test in tests:
+        by_worker[test.worker].append(test)
+    own, overhead = {}, collections.Counter()
+    members = collections.defaultdict(list)
+    for run in by_worker.values():
+        run.sort(key=lambda t: t.start)
+        previous_end, previous_class = start, None
+        for test in run:
+            gap = max(0.0, test.start - previous_end)
+            cls = class_of(test.id)
+            own[test.id] = test.end - test.start
+            if cls != previous_class:
+                overhead[cls] += gap
+            else:
+                own[test.id] += gap
+            members[cls].append(test.id)
+            previous_end, previous_class = max(previous_end, test.end), cls
+    charged = {}
+    for cls, ids in members.items():
+        for test_id in ids:
+            charged[test_id] = own[test_id] + overhead[cls] / len(ids)
+    return charged, dict(overhead)
+
+
+def by_requirement(requirements, tests, charged):
+    """[(requirement id, test seconds, tests deciding it)], undecided ids.
+
+    ``requirements``: (id, idempotent ids of its tests) in catalogue order;
+    a requirement is decided when one of its tests ran and was not skipped.
+    """
+    from pending_tempest_plugin.conformance import verdict
+
+    deciding = collections.defaultdict(list)
+    for test in tests:
+        if test.status in DECIDING:
+            for uuid in verdict.UUID_RE.findall(test.id):
+                deciding[uuid].append(test.id)
+    rows, undecided = [], []
+    for rid, uuids in requirements:
+        ids = sorted({t for u in uuids for t in deciding.get(u, ())})
+        if ids:
+            rows.append((rid, sum(charged.get(t, 0.0) for t in ids),
+                         len(ids)))
+        elif uuids:
+            undecided.append(rid)
+    return rows, undecided
+
+
+def floor_seconds(counts, floor, concurrency):
+    """The leg's floor: its operations at the cloud's own speed."""
+    active = max(0, counts.boots - counts.buried) + counts.rebuilt
+    return (active * floor['active'] + counts.buried * floor['pending']
+            + counts.deletes * floor['delete']) / float(concurrency)
+
+
+def ratio_line(wall, floor, target=TARGET):
+    ratio = wall / floor if floor else float('inf')
+    return ('ratio %.2fx the floor (target: at most %gx: %s)'
+            % (ratio, target, 'met' if ratio <= target else 'missed'))
+
+
+def floor_lines(wall, counts, floor, concurrency):
+    """The floor, the leg's floor and the ratio; why not, without a floor."""
+    if not floor:
+        return ["the cloud's floor was not measured (bench-floor failed): "
+                'no ratio']
+    med = {op: median(floor[op]) for op in ('active', 'pending', 'delete')}
+    active = max(0, counts.boots - counts.buried) + counts.rebuilt
+    low = floor_seconds(counts, med, concurrency)
+    return [
+        "the cloud's floor (median of %d, direct API calls): ACTIVE %.2f s, "
+        '%s %.2f s, delete %.2f s'
+        % (len(floor['active']), med['active'],
+           floor.get('pending_status') or 'PENDING', med['pending'],
+           med['delete']),
+        "floor of the leg's operations: (%d x %.2f + %d x %.2f + %d x %.2f)"
+        ' / %d = %.1f s' % (active, med['active'], counts.buried,
+                            med['pending'], counts.deletes, med['delete'],
+                            concurrency, low),
+        ratio_line(wall, low),
+    ]
+
+
+def report_lines(leg, wall, counts, floor, concurrency, rows, undecided,
+                 overhead):
+    """The lines bench-suite prints for one leg (``floor``: None if none)."""
+    out = [
+        'leg %s: wall time %.1f s (tempest run, class setup included, '
+        'concurrency %d)' % (leg, wall, concurrency),
+        'servers booted %d (%d to ACTIVE, %d buried: PENDING/ERROR), '
+        'rebuilt to ACTIVE %d, deleted %d, server actions %d'
+        % (counts.boots, max(0, counts.boots - counts.buried),
+           counts.buried, counts.rebuilt, counts.deletes, counts.actions),
+    ] + floor_lines(wall, counts, floor, concurrency) + [
+        'requirements decided %d: %.1f s wall per requirement'
+        % (len(rows), wall / len(rows) if rows else 0.0),
+    ]
+    if undecided:
+        out.append('not decided in this leg: %s' % ' '.join(undecided))
+    out.append('test seconds per requirement (own time + share of class '
+               'setup; summed over both workers):')
+    out.extend('  %-7s %6.1f s  (%d test%s)' % (rid, sec, n,
+                                                '' if n == 1 else 's')
+               for rid, sec, n in rows)
+    out.append('class overhead (setUpClass, previous tearDownClass):')
+    out.extend('  %6.1f s  %s' % (sec, cls.rsplit('.', 1)[-1])
+               for cls, sec in sorted(overhead.items(), key=lambda i: -i[1]))
+    return out
+
+
+def subunit_tests(stream):
+    """:class:`Test` records of a binary subunit v2 stream."""
+    from pending_tempest_plugin.conformance import verdict
+
+    tests = []
+
+    def on_test(test):
+        stamps = [t for t in test.get('timestamps') or () if t]
+        if len(stamps) != 2:
+            return
+        worker = sorted(t for t in test.get('tags') or ()
+                        if t.startswith('worker-'))
+        tests.append(Test(test['id'], test['status'],
+                          worker[0] if worker else '',
+                          stamps[0].timestamp(), stamps[1].timestamp()))
+
+    verdict.each_test(stream, on_test)
+    return tests
+
+
+def catalogue_rows():
+    from pending_tempest_plugin.conformance import catalogue
+    return [(r.id, tuple(r.tests or ())) for r in catalogue.load()
+            .requirements]
+
+
+def report_main(argv=None):
+    """The leg's figures (``python -m pending_aio bench-report``).
+
+    ``--subunit F --floor F --counts F --leg L --wall S --start T
+    [--concurrency N]``: what bench-suite wrote (bench.py).
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(description='bench-suite figures')
+    for name in ('--subunit', '--floor', '--counts', '--leg'):
+        parser.add_argument(name, required=True)
+    parser.add_argument('--wall', type=float, required=True)
+    parser.add_argument('--start', type=float)
+    parser.add_argument('--concurrency', type=int, default=2)
+    args = parser.parse_args(argv)
+    with open(args.subunit, 'rb') as f:
+        tests = subunit_tests(f)
+    floor = None
+    if os.path.isfile(args.floor):
+        with open(args.floor) as f:
+            floor = json.load(f)
+    with open(args.counts) as f:
+        counts = Counts(**json.load(f))
+    charged, overhead = attribute(tests, args.start)
+    rows, undecided = by_requirement(catalogue_rows(), tests, charged)
+    for line in report_lines(args.leg, args.wall, counts, floor,
+                             args.concurrency, rows, undecided, overhead):
+        print('bench-suite: ' + line if not line.startswith(' ') else line)
+    return 0
