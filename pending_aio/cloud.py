@@ -104,15 +104,27 @@ def status(args):
 
 
 def _children():
+    """{ppid: [pid, ...]} of every process, from /proc."""
     children = {}
     for pid in filter(str.isdigit, os.listdir('/proc')):
         try:
             with open('/proc/%s/stat' % pid) as f:
                 ppid = int(f.read().rsplit(')', 1)[1].split()[1])
-        except OSError:
+        except (OSError, IndexError, ValueError):
             continue
         children.setdefault(ppid, []).append(int(pid))
     return children
+
+
+def descendants(pid, children=None):
+    """The pids of every process below ``pid`` (not ``pid`` itself)."""
+    children = _children() if children is None else children
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
 
 
 def _rss(pid):
@@ -141,19 +153,10 @@ def rss(args):
     with open(os.path.join(aio_dir(), 'run', 'supervisord.pid')) as f:
         sup = int(f.read())
     children = _children()
-
-    def tree(pid):
-        todo, seen = [pid], []
-        while todo:
-            p = todo.pop()
-            seen.append(p)
-            todo.extend(children.get(p, []))
-        return seen
-
     total = 0.0
     rows = []
     for top in children.get(sup, []):
-        procs = tree(top)
+        procs = [top] + descendants(top, children)
         mib = sum(_rss(p) for p in procs)
         rows.append((mib, top, programs.get(top, str(top)), len(procs)))
         total += mib

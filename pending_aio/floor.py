@@ -42,6 +42,7 @@ import uuid
 
 from pending_aio import client
 from pending_aio import suitebench
+from pending_tempest_plugin.common import polling
 
 POLL = 0.05
 TIMEOUT = 120
@@ -61,14 +62,14 @@ def _server_status(conn, server_id, microversion):
 
 def _wait(conn, server_id, microversion, done, t0):
     """Seconds from T0 until ``done(status)``; fails on a timeout."""
-    while True:
-        status = _server_status(conn, server_id, microversion)
-        if done(status):
-            return time.monotonic() - t0, status
-        if time.monotonic() - t0 > TIMEOUT:
-            raise SystemExit('bench-floor: server %s still %s after %d s'
-                             % (server_id, status, TIMEOUT))
-        time.sleep(POLL)
+    status = polling.poll(
+        lambda: _server_status(conn, server_id, microversion), done,
+        TIMEOUT - (time.monotonic() - t0), POLL,
+        what='bench-floor: server %s' % server_id,
+        timed_out=lambda status: SystemExit(
+            'bench-floor: server %s still %s after %d s'
+            % (server_id, status, TIMEOUT)))
+    return time.monotonic() - t0, status
 
 
 def _boot(conn, body, microversion):

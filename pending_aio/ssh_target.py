@@ -47,6 +47,7 @@ import sys
 
 from pending_aio import aio_dir
 from pending_aio import checks
+from pending_aio import cloud
 from pending_aio import REPO
 
 SSHD = '/usr/sbin/sshd'
@@ -165,24 +166,6 @@ def keys(d, port):
         f.write('[127.0.0.1]:%d %s\n' % (port, host_key))
 
 
-def descendants(pid):
-    """The pids of every process below ``pid`` (its sessions)."""
-    children = {}
-    for p in filter(str.isdigit, os.listdir('/proc')):
-        try:
-            with open('/proc/%s/stat' % p) as f:
-                ppid = int(f.read().rsplit(')', 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(ppid, []).append(int(p))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(prog='pending_aio ssh-converge',
                                      description=__doc__.split('\n')[0])
@@ -227,7 +210,7 @@ def main(argv=None):
     finally:
         # Nothing of the run left behind: no session of our sshd (each
         # task's connection closed with the task).
-        below = descendants(sshd.pid)
+        below = cloud.descendants(sshd.pid)
         sshd.terminate()
         sshd.wait(10)
     left = [pid for pid in below if os.path.exists('/proc/%d' % pid)]

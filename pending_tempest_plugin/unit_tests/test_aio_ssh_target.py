@@ -22,6 +22,7 @@ from oslotest import base
 import yaml
 
 import pending_aio
+from pending_aio import cloud
 from pending_aio import ssh_target
 
 
@@ -66,12 +67,12 @@ class SshTargetTest(base.BaseTestCase):
         self.addCleanup(outer.wait)
         self.addCleanup(outer.kill)
         for _ in range(250):
-            grandchildren = ssh_target.descendants(outer.pid)
+            grandchildren = cloud.descendants(outer.pid)
             if grandchildren:
                 break
             time.sleep(0.02)
         self.assertEqual(1, len(grandchildren))
         self.addCleanup(os.kill, grandchildren[0], 9)
-        below = ssh_target.descendants(os.getpid())
+        below = cloud.descendants(os.getpid())
         self.assertIn(outer.pid, below)
         self.assertIn(grandchildren[0], below)
