@@ -203,9 +203,9 @@ def bench_suite(regex, work):
         with open(log, 'rb') as f:
             start_line = f.read().count(b'\n')
     t0 = time.time()
-    rc = sh.run_to(out, [sh.path('bin', 'tempest'), 'run', '--concurrency',
-                         str(CONCURRENCY), '--regex', regex], both=True,
-                   check=False, cwd=sh.path('tempest'))
+    rc = sh.run_to(out, sh.tempest_run_argv('--regex', regex,
+                                            concurrency=CONCURRENCY),
+                   both=True, check=False, cwd=sh.path('tempest'))
     t1 = time.time()
     try:
         new = sh.read_lines(log)[start_line:]

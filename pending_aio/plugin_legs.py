@@ -99,12 +99,14 @@ def switch_profile(profile, quota='db'):
 
 
 def plugin_argv(*args):
-    return [sh.path('bin', 'tempest'), 'run', '--concurrency', '2'] + list(
-        args)
+    return sh.tempest_run_argv(*args)
 
 
 def run_plugin(*args, **kwargs):
-    """``tempest run --concurrency 2 ARGS`` in the cloud's workspace."""
+    """``tempest run --concurrency 2 ARGS`` in the cloud's workspace.
+
+    In two phases: serial classes first (sh.tempest_run_argv).
+    """
     return sh.run(plugin_argv(*args), cwd=sh.path('tempest'), **kwargs)
 
 

@@ -75,6 +75,18 @@ def tools_python():
     return path('venvs', 'tools', 'bin', 'python')
 
 
+def tempest_run_argv(*args, concurrency=2):
+    """``tempest run ARGS`` of the cloud's workspace, in two phases.
+
+    Serial classes first, with one worker, then the others
+    (pending_tempest_plugin/runner/phases.py); ``stestr last`` is the whole
+    run.  Run it with ``cwd=path('tempest')``.
+    """
+    return [tools_python(), '-m', 'pending_tempest_plugin.runner.phases',
+            '--tempest', path('bin', 'tempest'), '--concurrency',
+            str(concurrency)] + list(args)
+
+
 def aio_cmd():
     """tools/aio, or AIO_CMD when set."""
     return os.environ.get('AIO_CMD') or os.path.join(REPO, 'tools', 'aio')

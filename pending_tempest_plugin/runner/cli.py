@@ -23,7 +23,6 @@ import datetime
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 from pending_tempest_plugin.conformance import report as report_mod
@@ -32,6 +31,7 @@ from pending_tempest_plugin.runner import artifacts
 from pending_tempest_plugin.runner import claims as claims_mod
 from pending_tempest_plugin.runner import discovery
 from pending_tempest_plugin.runner import leaks as leaks_mod
+from pending_tempest_plugin.runner import phases
 from pending_tempest_plugin.runner import workspace as ws
 
 DEFAULT_REGEX = r'^pending_tempest_plugin\.tests\.'
@@ -265,22 +265,6 @@ def _secrets(conf_path, accounts):
     return values
 
 
-def _save_stream(stestr, run_id, dest):
-    """This run's subunit v2 stream (stestr stores v1), or an empty one.
-
-    The run is the one stestr numbered ``run_id`` when it started: an
-    earlier run's stream never stands in for a run that recorded nothing.
-    """
-    from stestr.repository import util as stestr_util
-
-    data = b''
-    if os.path.isfile(os.path.join(stestr, run_id)):
-        repo = stestr_util.get_repo_open(repo_url=os.path.dirname(stestr))
-        data = repo.get_test_run(run_id).get_subunit_stream().read()
-    with open(dest, 'wb') as f:
-        f.write(data)
-
-
 def cmd_run(args):
     root = os.path.abspath(args.workspace)
     state = ws.load_state(root)
@@ -296,12 +280,6 @@ def cmd_run(args):
     log = os.path.join(root, 'logs', 'tempest.log')
     if os.path.exists(log):
         os.replace(log, log + '.previous')
-    stestr = os.path.join(root, '.stestr')
-    try:
-        with open(os.path.join(stestr, 'next-stream')) as f:
-            run_id = f.read().strip()
-    except OSError:
-        run_id = '0'
     started = _now()
     concurrency = args.concurrency
     accounts = state.get('accounts')
@@ -314,13 +292,16 @@ def cmd_run(args):
                   'account of another)' % (concurrency, sets, sets),
                   flush=True)
             concurrency = sets
-    cmd = [_tempest(), 'run', '--concurrency', str(concurrency),
-           '--regex', args.regex or DEFAULT_REGEX]
-    print('pending-conformance: %s' % ' '.join(cmd), flush=True)
-    subprocess.run(cmd, cwd=root)
+    regex = args.regex or DEFAULT_REGEX
+    try:
+        _rc, stream = phases.run(['--regex', regex], concurrency, cwd=root,
+                                 tempest=_tempest())
+    except RuntimeError as e:
+        raise UsageError(str(e))
     print(flush=True)
     ended = _now()
-    _save_stream(stestr, run_id, os.path.join(out, 'results.subunit'))
+    with open(os.path.join(out, 'results.subunit'), 'wb') as f:
+        f.write(stream)
     with open(os.path.join(out, 'results.subunit'), 'rb') as f:
         records = verdict_mod.records_from_subunit(f)
     claims, admin = report_mod.context_from_tempest_conf(conf_path)
@@ -351,7 +332,7 @@ def cmd_run(args):
         'compute_microversions': found['microversions'].get('compute'),
         'started': started, 'ended': ended,
         'leg': args.leg or os.path.basename(out),
-        'regex': args.regex or DEFAULT_REGEX,
+        'regex': regex,
         'credentials': 'pre-provisioned' if state.get('accounts')
         else 'dynamic', 'leaks': leaks})
     text = report_mod.render(result['requirements'], result['totals'],

@@ -241,14 +241,28 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
 
     def host_control(self):
         """A HostControl for this test; every change undone at cleanup."""
+        return self._host_control(self)
+
+    @classmethod
+    def class_host_control(cls):
+        """A HostControl for the class; undone at class cleanup.
+
+        For a state every test of the class shares (a stopped compute):
+        it is reached once, and each test's own ``host_control`` changes
+        only what that test adds and puts it back.
+        """
+        return cls._host_control(_ClassCleanups(cls))
+
+    @classmethod
+    def _host_control(cls, owner):
         if not features.novalidhost():
             # Runs after HostControl put the service back: nova-compute
             # may have re-created deleted NoValidHost trigger traits while
             # syncing the disabled state (see common/novalidhost.py).
-            self.addCleanup(novalidhost.sweep_orphan_traits,
-                            self.os_admin.placement_client,
-                            self.os_admin.flavors_client)
-        return host_control.HostControl(self, self.os_admin.services_client)
+            owner.addCleanup(novalidhost.sweep_orphan_traits,
+                             cls.os_admin.placement_client,
+                             cls.os_admin.flavors_client)
+        return host_control.HostControl(owner, cls.os_admin.services_client)
 
     def view(self, persona, server, version):
         """What ``persona`` gets for ``server`` at ``version``.

@@ -162,9 +162,11 @@ class TestPluginLegs(StageTestCase):
         self.assertFalse(plugin_legs.batch_selected(7, '17'))
 
     def test_plugin_run_command(self):
-        self.assertEqual([self.tmp + '/bin/tempest', 'run', '--concurrency',
-                          '2', '--regex', 'x'],
-                         plugin_legs.plugin_argv('--regex', 'x'))
+        self.assertEqual(
+            [self.tmp + '/venvs/tools/bin/python', '-m',
+             'pending_tempest_plugin.runner.phases', '--tempest',
+             self.tmp + '/bin/tempest', '--concurrency', '2', '--regex', 'x'],
+            plugin_legs.plugin_argv('--regex', 'x'))
 
     def test_a_wrong_claim_must_fail_saying_why(self):
         log = self.write('expect.log', 'x\nFAIL: but the API advertises 2.1'

@@ -120,9 +120,21 @@ class HostStatusDisruptiveTest(HostStatusDisruptiveBase):
 
 @decorators.serial
 class HostStatusStoppedComputeTest(HostStatusDisruptiveBase):
-    """A compute stopped, alone or disabled or forced down too."""
+    """A compute stopped, alone or disabled or forced down too.
+
+    Stopping a compute and waiting until nova reads it down takes nova's
+    ``service_down_time``, and starting it again takes a service start: the
+    class stops it once, before its first test, and starts it at class
+    cleanup.  Each test adds only the os-services change it needs and puts
+    that back.
+    """
 
     required_features = (features.stopped_compute,)
+
+    @classmethod
+    def resource_setup(cls):
+        super(HostStatusStoppedComputeTest, cls).resource_setup()
+        cls.class_host_control().stop(cls.host)
 
     @decorators.attr(type='slow')
     @decorators.idempotent_id('e7a70ce0-c1fd-452c-8a76-224998b68508')
@@ -134,7 +146,6 @@ class HostStatusStoppedComputeTest(HostStatusDisruptiveBase):
         Under the unknown_only profile this is the one value the owner
         sees.
         """
-        self.hosts.stop(self.host)
         self.check_visibility(self.server, 'UNKNOWN')
 
     @decorators.attr(type='slow')
@@ -142,7 +153,6 @@ class HostStatusStoppedComputeTest(HostStatusDisruptiveBase):
     @markers.requirements('HS-11')
     def test_disabled_and_stopped(self):
         """MAINTENANCE overrides UNKNOWN."""
-        self.hosts.stop(self.host)
         self.hosts.disable(self.host)
         self.assertEqual('MAINTENANCE', self.admin_host_status())
 
@@ -151,6 +161,5 @@ class HostStatusStoppedComputeTest(HostStatusDisruptiveBase):
     @markers.requirements('HS-12')
     def test_forced_down_and_stopped(self):
         """DOWN overrides UNKNOWN."""
-        self.hosts.stop(self.host)
         self.hosts.force_down(self.host)
         self.assertEqual('DOWN', self.admin_host_status())
