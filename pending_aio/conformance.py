@@ -17,14 +17,29 @@
 the conformance verdict of the embedded cloud, reached the way any cloud's
 is: bring the cloud up if needed (it is left running), then
 ``pending-conformance run`` on the workspace ``tox -e aio`` wrote with
-``pending-conformance init`` from .aio/clouds.yaml and .aio/claims.yaml::
+``pending-conformance init`` from .aio/clouds.yaml and .aio/claims.yaml.
 
-    tox -e conformance                          # the whole suite, explore
-    tox -e conformance -- --regex X             # arguments go to `run`
+Without arguments it decides every requirement the reference cloud can
+show: it runs each configuration leg of :data:`LEGS` (the whole suite on
+the default cloud, then the tests that need another host_status policy
+profile, quota counting mode or ``use_pending_state``), each as one
+``up`` with the leg's variables (a profile switch rewrites the policy file;
+a quota or PENDING switch restarts nova's services) and one ``run``, puts
+the default cloud back, and merges the legs' reports with
+``pending-conformance merge``: each row names the leg that decided it::
+
+    tox -e conformance                          # every leg, merged
+    CONFORMANCE_LEGS=default tox -e conformance # the default cloud only
+    tox -e conformance -- --regex X             # arguments go to `run`,
+                                                # on the default cloud
+    AIO_EXTRA_VARS=... tox -e conformance       # one run, that cloud
     CONFORMANCE_MODE=certify tox -e conformance
 
-Artifacts: .aio/conformance/<leg>/ (leg: nova, PENDING on/off, policy
-profile; CONFORMANCE_LEG names another).
+Artifacts: .aio/conformance/<leg>/ per leg (leg: nova, PENDING on/off,
+policy profile, quota counting unless in the database; CONFORMANCE_LEG
+names a single run's) and .aio/conformance/merged/ (report.json,
+report.txt).  Every leg's ``up`` takes AIO_BASE_VARS too (the nova to
+run...); AIO_EXTRA_VARS is the leg's own.
 
 ``python -m pending_aio conformance-report JSON-FILE``
 (``tools/conformance-report``): the conformance report (one line per
@@ -32,11 +47,44 @@ requirement of the catalogue) of the last Tempest run in the embedded
 cloud's workspace; also written as JSON.
 """
 
+import collections
 import os
 import subprocess
 import sys
 
 from pending_aio import sh
+
+# The suite and the parts of it that another configuration decides.
+SUITE_REGEX = r'^pending_tempest_plugin\.tests\.'
+HS_REGEX = r'^pending_tempest_plugin\.tests\.api\.compute\.test_host_status'
+# The precedence tests do not depend on the policy profile.
+PRECEDENCE_REGEX = r'test_(disabled_and|forced_down_and)'
+HS_BUT_PRECEDENCE_REGEX = r'%s(?!.*\.%s)' % (HS_REGEX, PRECEDENCE_REGEX)
+FEATURE_REGEX = (r'^pending_tempest_plugin\.tests\.(api\.compute\.test_'
+                 r'(pending_state|cell0_rebuild)|scenario)')
+QUOTA_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
+               r'test_cell0_rebuild\.Cell0RebuildTest\.'
+               r'test_rebuild_quota_recheck')
+
+Leg = collections.namedtuple('Leg', 'variables regex decides')
+
+# The legs of the full verdict, in an order that restarts nova least (a
+# policy profile switch restarts nothing).  ``variables``: AIO_EXTRA_VARS
+# of its `up` ('' is the default cloud).
+LEGS = (
+    Leg('', SUITE_REGEX, 'every requirement the default cloud shows '
+        '(PENDING on, admin_only, quota counted in the database)'),
+    Leg('aio_host_status_policy_profile=unknown_only',
+        HS_BUT_PRECEDENCE_REGEX, 'HS-17 (policy profile unknown_only)'),
+    Leg('aio_host_status_policy_profile=admin_or_owner '
+        'aio_quota_counting=unified_limits',
+        '%s|%s' % (HS_BUT_PRECEDENCE_REGEX, QUOTA_REGEX),
+        'HS-15 (policy profile admin_or_owner); the quota recheck under '
+        'unified limits'),
+    Leg('aio_use_pending_state=false aio_quota_counting=placement',
+        FEATURE_REGEX, 'PEND-01 (use_pending_state off); the quota recheck '
+        'counted in placement'),
+)
 
 
 def run_argv(leg, out, mode, args):
@@ -46,17 +94,86 @@ def run_argv(leg, out, mode, args):
             '--leg', leg, '--output', out] + list(args)
 
 
+def leg_name():
+    return sh.pending_aio_output('stage', 'leg', sh.path('claims.yaml'))
+
+
+def run_leg(leg, out, mode, args):
+    """``pending-conformance run`` into OUT; its exit status."""
+    sh.run(['rm', '-rf', out])
+    return sh.run(run_argv(leg, out, mode, args), check=False,
+                  env={'OS_CLIENT_CONFIG_FILE': sh.path('clouds.yaml')})
+
+
+def up(variables, log):
+    """The cloud as a leg needs it (``up`` with AIO_EXTRA_VARS)."""
+    rc = sh.run_to(log, [sh.aio_cmd(), 'up'], both=True, check=False,
+                   env={'AIO_EXTRA_VARS': variables})
+    if rc:
+        sh.fail('conformance', '`up` with %s failed (exit %d); see %s'
+                % (variables or 'the default configuration', rc, log), rc)
+
+
+def all_legs(mode):
+    """Every leg of :data:`LEGS`, then the merged report; its status."""
+    outs, failed = [], []
+    for index, leg in enumerate(LEGS, 1):
+        sh.echo('conformance: leg %d of %d: %s'
+                % (index, len(LEGS), leg.decides))
+        up(leg.variables, sh.path('logs', 'up-conformance-leg-%d.log'
+                                  % index))
+        name = leg_name()
+        out = sh.path('conformance', name)
+        rc = run_leg(name, out, mode, ['--regex', leg.regex])
+        if rc not in (0, 1):
+            failed.append('%s (exit %d)' % (name, rc))
+        outs.append(os.path.join(out, 'report.json'))
+    merged = sh.path('conformance', 'merged')
+    sh.run(['rm', '-rf', merged])
+    os.makedirs(merged)
+    sh.echo('conformance: the legs merged (each row names the leg that '
+            'decided it)')
+    rc = sh.tee(os.path.join(merged, 'report.txt'), [
+        sh.tools_python(), '-m', 'pending_tempest_plugin.runner.cli',
+        'merge', '--output', os.path.join(merged, 'report.json')] + outs)
+    sh.echo('pending-conformance: merged report in %s' % merged)
+    if failed:
+        sh.fail('conformance', 'a leg could not run: %s' % ', '.join(failed),
+                2)
+    return rc
+
+
+def put_default_back(rc):
+    sh.echo('conformance: the default cloud back')
+    up('', sh.path('logs', 'up-conformance-default.log'))
+
+
 def main(argv):
     sh.setup()
+    mode = os.environ.get('CONFORMANCE_MODE') or 'explore'
+    # Arguments for `run`, or AIO_EXTRA_VARS (a configuration of the
+    # caller's choosing): one run on the cloud as it is asked for.
+    legs = os.environ.get('CONFORMANCE_LEGS') or (
+        'default' if argv or os.environ.get('AIO_EXTRA_VARS') else 'all')
+    if legs not in ('all', 'default'):
+        sh.fail('conformance', "CONFORMANCE_LEGS is 'all' or 'default', "
+                "not '%s'" % legs, 2)
+    if legs == 'all':
+        if argv:
+            sh.fail('conformance', 'arguments for `run` go with '
+                    'CONFORMANCE_LEGS=default (each leg has its own '
+                    'regex)', 2)
+        result = {}
+        trap = sh.Trap(put_default_back)
+        rc = sh.run_stage(lambda: result.update(rc=all_legs(mode)), trap)
+        return rc or result.get('rc', 0)
     rc = sh.run_stage(lambda: sh.aio('up'))
     if rc:
         return rc
-    leg = (os.environ.get('CONFORMANCE_LEG')
-           or sh.pending_aio_output('stage', 'leg', sh.path('claims.yaml')))
+    leg = os.environ.get('CONFORMANCE_LEG') or leg_name()
     out = sh.path('conformance', leg)
     sh.run(['rm', '-rf', out])
-    cmd = run_argv(leg, out, os.environ.get('CONFORMANCE_MODE') or 'explore',
-                   argv)
+    cmd = run_argv(leg, out, mode, argv)
     env = dict(os.environ, OS_CLIENT_CONFIG_FILE=sh.path('clouds.yaml'))
     sys.stdout.flush()
     sys.stderr.flush()

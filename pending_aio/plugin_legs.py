@@ -40,15 +40,13 @@ LEGS = ('profiles', 'mutants', 'pending-off', 'stock')
 # host_status policy profile; the host_status tests run again under the two
 # others (the precedence tests do not depend on the profile and run once).
 # Every profile switch only rewrites nova's policy file and tempest.conf:
-# nova-api re-reads the policy without a restart.
-PLUGIN_REGEX = r'^pending_tempest_plugin\.tests\.'
-HS_REGEX = r'^pending_tempest_plugin\.tests\.api\.compute\.test_host_status'
-FEATURE_REGEX = (r'^pending_tempest_plugin\.tests\.(api\.compute\.test_'
-                 r'(pending_state|cell0_rebuild)|scenario)')
-PRECEDENCE_REGEX = r'test_(disabled_and|forced_down_and)'
-QUOTA_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
-               r'test_cell0_rebuild\.Cell0RebuildTest\.'
-               r'test_rebuild_quota_recheck')
+# nova-api re-reads the policy without a restart.  The regexes are the ones
+# of tox -e conformance's legs.
+PLUGIN_REGEX = conformance.SUITE_REGEX
+HS_REGEX = conformance.HS_REGEX
+FEATURE_REGEX = conformance.FEATURE_REGEX
+PRECEDENCE_REGEX = conformance.PRECEDENCE_REGEX
+QUOTA_REGEX = conformance.QUOTA_REGEX
 QUOTA_PASSED = r'test_rebuild_quota_recheck.* \.\.\. ok'
 SKIPPED = r'\.\.\. SKIPPED'
 NAMES_AN_OPTION = r'\[[a-z_-]+\] [a-z_]+'

@@ -66,8 +66,12 @@ def leg(claims_path):
         else 'stock'
     pending = 'pending-on' if claims.get('pending_state_enabled') \
         else 'pending-off'
-    print('%s-%s-%s' % (nova, pending,
-                        claims.get('host_status_policy_profile')))
+    name = '%s-%s-%s' % (nova, pending,
+                         claims.get('host_status_policy_profile'))
+    quota = claims.get('quota_counting')
+    if quota and quota != 'db':
+        name += '-' + quota
+    print(name)
 
 
 def prefix(workspace_json):

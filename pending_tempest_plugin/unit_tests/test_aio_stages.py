@@ -15,6 +15,7 @@
 
 import io
 import os
+import re
 import sys
 
 import fixtures
@@ -238,6 +239,28 @@ class TestOtherStages(StageTestCase):
              self.tmp + '/tempest', '--mode', 'explore', '--leg', 'l',
              '--output', 'o', '--regex', 'x'],
             conformance.run_argv('l', 'o', 'explore', ['--regex', 'x']))
+
+    def test_conformance_legs_select_what_they_decide(self):
+        plugin = 'pending_tempest_plugin.tests.api.compute.'
+        ids = {
+            'up': plugin + 'test_host_status.HostStatusTest.'
+                           'test_up_visibility[id-1]',
+            'precedence': plugin + 'test_host_status_disruptive.'
+                                   'HostStatusStoppedComputeTest.'
+                                   'test_disabled_and_stopped[id-2,slow]',
+            'quota': plugin + 'test_cell0_rebuild.Cell0RebuildTest.'
+                              'test_rebuild_quota_recheck_ram[id-3]',
+            'pending': plugin + 'test_pending_state.PendingStateOffTest.'
+                                'test_option_off_error_at_every_'
+                                'microversion[id-4]',
+        }
+        chosen = [sorted(k for k, i in ids.items()
+                         if re.search(leg.regex, i))
+                  for leg in conformance.LEGS]
+        self.assertEqual([['pending', 'precedence', 'quota', 'up'],
+                          ['up'], ['quota', 'up'], ['pending', 'quota']],
+                         chosen)
+        self.assertEqual('', conformance.LEGS[0].variables)
 
     def test_bench_counts_boots_and_actions(self):
         lines = [b'x 202 POST http://h/compute/v2.1/servers 0.5',

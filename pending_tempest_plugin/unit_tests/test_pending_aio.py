@@ -196,8 +196,16 @@ class TestStages(fakes.FileTestCase):
         stock = self.write('stock.yaml',
                            'host_status_policy_profile: admin_only\n')
         stages.main(['leg', stock])
+        unified = self.write('unified.yaml',
+                             'pending_state_microversion: "2.105"\n'
+                             'pending_state_enabled: true\n'
+                             'host_status_policy_profile: admin_or_owner\n'
+                             'quota_counting: unified_limits\n')
+        stages.main(['leg', unified])
         self.assertEqual('reference-pending-off-unknown_only\n'
-                         'stock-pending-off-admin_only\n',
+                         'stock-pending-off-admin_only\n'
+                         'reference-pending-on-admin_or_owner-'
+                         'unified_limits\n',
                          self.out.getvalue())
 
     def test_apt_packages_with_missing(self):
