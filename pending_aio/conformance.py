@@ -33,7 +33,8 @@ the default cloud back, and merges the legs' reports with
     tox -e conformance -- --regex X             # arguments go to `run`,
                                                 # on the default cloud
     AIO_EXTRA_VARS=... tox -e conformance       # one run, that cloud
-    CONFORMANCE_MODE=certify tox -e conformance
+    CONFORMANCE_MODE=certify tox -e conformance  # the first leg certifies,
+                                                 # the partial ones explore
 
 Artifacts: .aio/conformance/<leg>/ per leg (leg: nova, PENDING on/off,
 policy profile, quota counting unless in the database; CONFORMANCE_LEG
@@ -124,7 +125,10 @@ def all_legs(mode):
                                   % index))
         name = leg_name()
         out = sh.path('conformance', name)
-        rc = run_leg(name, out, mode, ['--regex', leg.regex])
+        # The legs after the first run part of the suite: certify mode
+        # would fail them for the requirements they leave to the first.
+        rc = run_leg(name, out, mode if index == 1 else 'explore',
+                     ['--regex', leg.regex])
         if rc not in (0, 1):
             failed.append('%s (exit %d)' % (name, rc))
         outs.append(os.path.join(out, 'report.json'))
