@@ -43,10 +43,12 @@ that ``up`` and how busy the CPUs were.
 import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import time
 
+from pending_aio import conformance
 from pending_aio import sh
 from pending_aio import suitebench
 
@@ -131,8 +133,7 @@ def run_up(out, label):
         f.write('%s %s\n' % (t0, t1))
 
 
-def bench_aio():
-    out = tempfile.mkdtemp()
+def bench_aio(out):
     sh.aio('down', '--purge', stdout=subprocess.DEVNULL)
     if (os.environ.get('BENCH_COLD_PACKAGES') or '0') == '1':
         cache = (os.environ.get('XDG_CACHE_HOME')
@@ -153,15 +154,16 @@ def bench_aio():
     sh.aio('rss')
     if os.environ.get('BENCH_KEEP'):
         sh.run(['cp', '-r', out, os.environ['BENCH_KEEP']])
-    sh.run(['rm', '-rf', out])
 
 
 def aio_main(argv):
     sh.setup()
-    return sh.run_stage(bench_aio)
+    out = tempfile.mkdtemp()
+    return sh.run_stage(lambda: bench_aio(out), sh.Trap(
+        lambda rc: shutil.rmtree(out, ignore_errors=True)))
 
 
-SUITE_REGEX = r'^pending_tempest_plugin\.tests\.'
+SUITE_REGEX = conformance.SUITE_REGEX
 OUTCOME = r'^ - (Passed|Skipped|Failed|Expected Fail|Unexpected Success):'
 CONCURRENCY = 2
 
@@ -215,28 +217,28 @@ def bench_suite(regex, work):
     counts = os.path.join(work, 'counts.json')
     with open(counts, 'w') as f:
         json.dump(suitebench.count_log(new)._asdict(), f)
-    outcomes = sh.grep(OUTCOME, out)
-    if not outcomes:
-        # grep | sed under pipefail: no outcome line ends the stage.
-        raise SystemExit(1)
+    outcomes = sh.grep(OUTCOME, out) or []
     sh.write_lines(b'bench-suite: ' + line[3:] for line in outcomes)
-    subunit = os.path.join(work, 'run.subunit')
-    sh.run_to(subunit, [sh.path('venvs', 'tools', 'bin', 'stestr'), 'last',
-                        '--subunit'], check=False, cwd=sh.path('tempest'))
-    # Figures, never a verdict: a missed target does not fail the run.
-    sh.pending_aio('bench-report', '--subunit', subunit, '--floor', floor,
-                   '--counts', counts, '--leg', leg, '--wall',
-                   '%.3f' % (t1 - t0), '--start', '%.3f' % t0,
-                   '--concurrency', str(CONCURRENCY), check=False)
-    if rc:
-        sh.echo('bench-suite: tempest run failed (exit %d):' % rc)
+    if outcomes:
+        subunit = os.path.join(work, 'run.subunit')
+        sh.run_to(subunit, [sh.path('venvs', 'tools', 'bin', 'stestr'),
+                            'last', '--subunit'], check=False,
+                  cwd=sh.path('tempest'))
+        # Figures, never a verdict: a missed target does not fail the run.
+        sh.pending_aio('bench-report', '--subunit', subunit, '--floor',
+                       floor, '--counts', counts, '--leg', leg, '--wall',
+                       '%.3f' % (t1 - t0), '--start', '%.3f' % t0,
+                       '--concurrency', str(CONCURRENCY), check=False)
+    if rc or not outcomes:
+        sh.echo('bench-suite: tempest run failed (exit %d%s):' % (
+            rc, '' if outcomes else ', no outcome line'))
         sh.write_lines(sh.read_lines(out)[-40:])
-    raise SystemExit(rc)
+    raise SystemExit(rc or (0 if outcomes else 1))
 
 
 def suite_main(argv):
     sh.setup()
     work = tempfile.mkdtemp()
     regex = (argv[0] if argv else '') or SUITE_REGEX
-    return sh.run_stage(lambda: bench_suite(regex, work),
-                        sh.Trap(lambda rc: sh.run(['rm', '-rf', work])))
+    return sh.run_stage(lambda: bench_suite(regex, work), sh.Trap(
+        lambda rc: shutil.rmtree(work, ignore_errors=True)))

@@ -50,6 +50,7 @@ cloud's workspace; also written as JSON.
 
 import collections
 import os
+import shutil
 import subprocess
 import sys
 
@@ -101,7 +102,7 @@ def leg_name():
 
 def run_leg(leg, out, mode, args):
     """``pending-conformance run`` into OUT; its exit status."""
-    sh.run(['rm', '-rf', out])
+    shutil.rmtree(out, ignore_errors=True)
     return sh.run(run_argv(leg, out, mode, args), check=False,
                   env={'OS_CLIENT_CONFIG_FILE': sh.path('clouds.yaml')})
 
@@ -133,7 +134,7 @@ def all_legs(mode):
             failed.append('%s (exit %d)' % (name, rc))
         outs.append(os.path.join(out, 'report.json'))
     merged = sh.path('conformance', 'merged')
-    sh.run(['rm', '-rf', merged])
+    shutil.rmtree(merged, ignore_errors=True)
     os.makedirs(merged)
     sh.echo('conformance: the legs merged (each row names the leg that '
             'decided it)')
@@ -176,7 +177,7 @@ def main(argv):
         return rc
     leg = os.environ.get('CONFORMANCE_LEG') or leg_name()
     out = sh.path('conformance', leg)
-    sh.run(['rm', '-rf', out])
+    shutil.rmtree(out, ignore_errors=True)
     cmd = run_argv(leg, out, mode, argv)
     env = dict(os.environ, OS_CLIENT_CONFIG_FILE=sh.path('clouds.yaml'))
     sys.stdout.flush()

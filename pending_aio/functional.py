@@ -119,12 +119,15 @@ def body():
         probe = sh.start(sh.pending_aio_argv('keepalive-probe'),
                          env=sh.pending_aio_env(), stdout=f,
                          stderr=subprocess.STDOUT)
-    sh.run(sh.tempest_run_argv(
-        '--regex', os.environ.get('TEMPEST_REGEX') or TEMPEST_REGEX,
-        '--exclude-list',
-        os.path.join(REPO, 'pending_aio', 'data', 'tempest-exclude.txt')),
-        cwd=sh.path('tempest'))
-    os.chdir(REPO)
+    try:
+        sh.run(sh.tempest_run_argv(
+            '--regex', os.environ.get('TEMPEST_REGEX') or TEMPEST_REGEX,
+            '--exclude-list',
+            os.path.join(REPO, 'pending_aio', 'data', 'tempest-exclude.txt')),
+            cwd=sh.path('tempest'))
+    except SystemExit:
+        sh.stop(probe)   # not left probing a cloud being torn down
+        raise
     probe_rc = probe.wait()
     sh.write_lines(sh.read_lines(probe_log))
     if probe_rc != 0:

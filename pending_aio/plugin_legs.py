@@ -53,10 +53,17 @@ NAMES_AN_OPTION = r'\[[a-z_-]+\] [a-z_]+'
 
 
 def selected(leg, legs=None):
-    """The leg is one of the words of FUNCTIONAL_LEGS (default: all)."""
+    """The leg is one of the words of FUNCTIONAL_LEGS (default: all).
+
+    A word that names no leg is an error (exit 2), not a leg run silently.
+    """
     if legs is None:
         legs = os.environ.get('FUNCTIONAL_LEGS') or ' '.join(LEGS)
-    return ' %s ' % leg in ' %s ' % legs
+    unknown = set(legs.split()) - set(LEGS)
+    if unknown:
+        sh.fail('functional', 'FUNCTIONAL_LEGS names no leg: %s (legs: %s)'
+                % (' '.join(sorted(unknown)), ' '.join(LEGS)), 2)
+    return leg in legs.split()
 
 
 def batch_selected(index, batches):
@@ -238,6 +245,11 @@ def mutant_batch(index, profile, names):
     # restores nova at its end).
     sh.pending_aio('mutant', 'apply', '--replace', *names)
     regex = sh.pending_aio_output('mutant', 'tests', *names, check=False)
+    if not regex:
+        # An empty regex would run every test of the workspace.
+        sh.echo('functional: mutant batch %d: `mutant tests` named no test; '
+                'the batch counts as not caught' % index, err=True)
+        return False
     sh.run_to(log, plugin_argv('--regex', regex), both=True, check=False,
               cwd=sh.path('tempest'))
     sh.run_to(subunit, [sh.path('venvs', 'tools', 'bin', 'stestr'), 'last',
@@ -261,9 +273,15 @@ def leg_mutants(trap):
         os.remove(verdicts)
     chosen = os.environ.get('MUTANT_BATCHES', '')
     ok = True
-    listing = sh.pending_aio_output('mutant', 'list', '--batches',
-                                    check=False)
-    for index, (profile, names) in enumerate(batches(listing), 1):
+    listing = list(batches(sh.pending_aio_output('mutant', 'list',
+                                                 '--batches')))
+    unknown = set(chosen.split()) - set(
+        str(i) for i in range(1, len(listing) + 1))
+    if unknown:
+        sh.fail('functional', 'MUTANT_BATCHES names batches that do not '
+                'exist: %s (there are %d)' % (' '.join(sorted(unknown)),
+                                              len(listing)), 2)
+    for index, (profile, names) in enumerate(listing, 1):
         if not batch_selected(index, chosen):
             continue
         with sh.stdin_null():

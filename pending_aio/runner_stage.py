@@ -198,8 +198,10 @@ class Runner(object):
                env=member_env)
         # The secret stays in this process, never on a command line.
         secrets = sh.pending_aio_output(
-            'stage', 'appcred-secret', base + '/clouds.yaml',
-            check=False).splitlines()
+            'stage', 'appcred-secret', base + '/clouds.yaml').splitlines()
+        if not any(secrets):
+            fail("no application credential secret to look for in the "
+                 "artifacts")
         if holds_any(base + '/member/out', secrets):
             fail("the application credential's secret is in an artifact")
         sh.pending_aio('stage', 'runner-member',

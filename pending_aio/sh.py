@@ -183,8 +183,10 @@ def tee(log, argv, **kwargs):
     Only stdout goes through the pipe (stderr stays the stage's).
     """
     _flush()
+    env = _env(kwargs.pop('env', None))
     with open(log, 'wb') as f:
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, **kwargs)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, env=env,
+                                **kwargs)
         out = sys.stdout.buffer
         for chunk in iter(lambda: proc.stdout.read1(65536), b''):
             f.write(chunk)

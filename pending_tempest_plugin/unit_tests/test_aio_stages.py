@@ -152,6 +152,10 @@ class TestPluginLegs(StageTestCase):
                                        if plugin_legs.selected(leg)])
         self.assertFalse(plugin_legs.selected('pending', 'pending-off'))
         self.assertTrue(plugin_legs.selected('stock', 'stock  profiles'))
+        # A typo runs nothing silently no more: it is an error.
+        e = self.assertRaises(SystemExit, plugin_legs.selected, 'stock',
+                              'stock profile')
+        self.assertEqual(2, e.code)
 
     def test_batches(self):
         self.assertEqual(
