@@ -221,9 +221,7 @@ def bench_suite(regex, work):
     sh.write_lines(b'bench-suite: ' + line[3:] for line in outcomes)
     if outcomes:
         subunit = os.path.join(work, 'run.subunit')
-        sh.run_to(subunit, [sh.path('venvs', 'tools', 'bin', 'stestr'),
-                            'last', '--subunit'], check=False,
-                  cwd=sh.path('tempest'))
+        sh.last_run_to(subunit)
         # Figures, never a verdict: a missed target does not fail the run.
         sh.pending_aio('bench-report', '--subunit', subunit, '--floor',
                        floor, '--counts', counts, '--leg', leg, '--wall',

@@ -91,9 +91,9 @@ LEGS = (
 
 def run_argv(leg, out, mode, args):
     """The ``pending-conformance run`` of the embedded cloud's workspace."""
-    return [sh.tools_python(), '-m', 'pending_tempest_plugin.runner.cli',
-            'run', '--workspace', sh.path('tempest'), '--mode', mode,
-            '--leg', leg, '--output', out] + list(args)
+    return sh.pending_conformance_argv(
+        'run', '--workspace', sh.path('tempest'), '--mode', mode, '--leg',
+        leg, '--output', out, *args)
 
 
 def leg_name():
@@ -138,9 +138,9 @@ def all_legs(mode):
     os.makedirs(merged)
     sh.echo('conformance: the legs merged (each row names the leg that '
             'decided it)')
-    rc = sh.tee(os.path.join(merged, 'report.txt'), [
-        sh.tools_python(), '-m', 'pending_tempest_plugin.runner.cli',
-        'merge', '--output', os.path.join(merged, 'report.json')] + outs)
+    merge = sh.pending_conformance_argv(
+        'merge', '--output', os.path.join(merged, 'report.json'), *outs)
+    rc = sh.tee(os.path.join(merged, 'report.txt'), merge)
     sh.echo('pending-conformance: merged report in %s' % merged)
     if failed:
         sh.fail('conformance', 'a leg could not run: %s' % ', '.join(failed),
@@ -198,7 +198,8 @@ def report(json_file):
     json_file = os.path.realpath(json_file)
     tempest = sh.path('tempest')
     sys.stdout.flush()
-    stestr = subprocess.Popen([sh.path('bin', 'stestr'), 'last', '--subunit'],
+    stestr = subprocess.Popen([sh.path('venvs', 'tools', 'bin', 'stestr'),
+                               'last', '--subunit'],
                               cwd=tempest, stdout=subprocess.PIPE)
     rep = subprocess.Popen(
         [sh.tools_python(), '-m', 'pending_tempest_plugin.conformance.report',

@@ -252,8 +252,7 @@ def mutant_batch(index, profile, names):
         return False
     sh.run_to(log, plugin_argv('--regex', regex), both=True, check=False,
               cwd=sh.path('tempest'))
-    sh.run_to(subunit, [sh.path('venvs', 'tools', 'bin', 'stestr'), 'last',
-                        '--subunit'], check=False, cwd=sh.path('tempest'))
+    sh.last_run_to(subunit)
     return sh.pending_aio(
         'mutant', 'verdict', '--subunit', subunit,
         '--results', sh.path('logs', 'mutants-verdicts.jsonl'), *names,

@@ -47,10 +47,7 @@ def fail(message):
     sh.fail('functional-runner', message)
 
 
-def pc_argv(*args):
-    """``pending-conformance ARGS`` with the tools venv."""
-    return [sh.tools_python(), '-m', 'pending_tempest_plugin.runner.cli'] + (
-        list(args))
+pc_argv = sh.pending_conformance_argv
 
 
 def pc(*args, **kwargs):

@@ -87,6 +87,18 @@ def tempest_run_argv(*args, concurrency=2):
             str(concurrency)] + list(args)
 
 
+def pending_conformance_argv(*args):
+    """``pending-conformance ARGS`` with the tools venv."""
+    return [tools_python(), '-m', 'pending_tempest_plugin.runner.cli'] + list(
+        args)
+
+
+def last_run_to(subunit):
+    """``stestr last --subunit > SUBUNIT`` in the cloud's workspace."""
+    return run_to(subunit, [path('venvs', 'tools', 'bin', 'stestr'), 'last',
+                            '--subunit'], check=False, cwd=path('tempest'))
+
+
 def aio_cmd():
     """tools/aio, or AIO_CMD when set."""
     return os.environ.get('AIO_CMD') or os.path.join(REPO, 'tools', 'aio')
