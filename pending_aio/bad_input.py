@@ -37,6 +37,7 @@ import re
 import subprocess
 
 from pending_aio import aio_dir
+from pending_aio import checks
 from pending_aio import REPO
 from pending_aio import sh
 
@@ -100,9 +101,10 @@ def body(trap):
                        '5000'], stdout=subprocess.DEVNULL,
                       stderr=subprocess.DEVNULL)
     trap.set(lambda rc: sh.stop(holder))
-    if not sh.wait_until(5, 'the port holder listening on 5000',
-                         lambda: listening(5000)):
-        raise SystemExit(1)
+    checks.wait_or_exit('the port holder listening on 5000',
+                        lambda: listening(5000), 5, 0.1,
+                        'functional: the port holder did not listen on 5000 '
+                        'within 5 s')
     expect_up_fails('port', ['port 5000 (needed by keystone) is already in '
                              'use by pid %d' % holder.pid])
     holder.terminate()

@@ -30,6 +30,7 @@ import os
 import re
 import subprocess
 
+from pending_aio import checks
 from pending_aio import sh
 
 SUBSET = (r'^pending_tempest_plugin\.tests\.api\.compute\.test_host_status\.'
@@ -168,9 +169,10 @@ class Runner(object):
                                     '5000'),
                 env=sh.pending_aio_env(), stdout=f, stderr=subprocess.STDOUT)
         self.trap.set(self.remove_tls)
-        if not sh.wait_until(5, 'the TLS endpoint',
-                             lambda: sh.grep_q('ready', log) == 0):
-            fail('the TLS endpoint did not start; see %s' % log)
+        checks.wait_or_exit('the TLS endpoint',
+                            lambda: sh.grep_q('ready', log) == 0, 5, 0.1,
+                            'functional-runner: the TLS endpoint did not '
+                            'start; see %s' % log)
         self.fixture('appcred', 'create')
         sh.echo('-- without the CA, init refuses clearly')
         expect(2, base + '/member-no-ca.log', NO_CA,

@@ -37,7 +37,6 @@ import traceback
 
 from pending_aio import aio_dir
 from pending_aio import REPO
-from pending_tempest_plugin.common import polling
 
 
 def without_checkout(pythonpath):
@@ -319,22 +318,6 @@ def sed(src, dst, *edits):
 def delete_line(prefix):
     """The ``sed`` edit of ``/^PREFIX/d``."""
     return ('^%s.*\n?' % re.escape(prefix), '')
-
-
-def wait_until(seconds, what, check):
-    """Call ``check()`` every 0.1 s until it is true (the project's poll).
-
-    Past SECONDS: says "WHAT: not done within SECONDS s" and returns False.
-    """
-    class TimedOut(Exception):
-        pass
-    try:
-        polling.poll(check, bool, seconds, 0.1, what=what,
-                     timed_out=lambda value: TimedOut())
-    except TimedOut:
-        echo('%s: not done within %s s' % (what, seconds), err=True)
-        return False
-    return True
 
 
 def exit_code(exc):

@@ -115,13 +115,6 @@ class TestSh(StageTestCase):
         with open(conf) as f:
             self.assertEqual('[nova_conformance]\ny = 2\nx = 1\n', f.read())
 
-    def test_wait_until(self):
-        self.assertTrue(sh.wait_until(1, 'x', lambda: True))
-        self.assertFalse(sh.wait_until(0.2, 'the TLS endpoint',
-                                       lambda: False))
-        self.assertEqual('the TLS endpoint: not done within 0.2 s\n',
-                         self.printed(self.err))
-
     def test_run_stage_and_its_trap(self):
         seen = []
 
