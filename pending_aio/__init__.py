@@ -38,6 +38,18 @@ def aio_dir():
     return os.environ.get('AIO_DIR') or os.path.join(REPO, '.aio')
 
 
+def python_path(pythonpath, checkout):
+    """PYTHONPATH with the checkout first (``checkout``) or without it.
+
+    tools/ puts the checkout on PYTHONPATH for ``python -m pending_aio``
+    only; the programs it starts (ansible-playbook, Tempest) get the path
+    the caller gave.  None when nothing is left.
+    """
+    rest = [p for p in (pythonpath or '').split(os.pathsep)
+            if p and os.path.abspath(p) != REPO]
+    return os.pathsep.join(([REPO] if checkout else []) + rest) or None
+
+
 def data_file(name):
     """A data file of the package (pending_aio/data/NAME)."""
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data',

@@ -36,7 +36,6 @@ import os
 import re
 import subprocess
 
-from pending_aio import aio_dir
 from pending_aio import checks
 from pending_aio import REPO
 from pending_aio import sh
@@ -90,11 +89,7 @@ def body(trap):
     # 2. down leaves nothing of ours running.
     sh.echo('-- down leaves no process of ours')
     sh.aio('down')
-    left = sh.output(['pgrep', '-af', aio_dir()], check=False)
-    if left:
-        sh.echo('functional: processes left after down:', err=True)
-        sh.echo(left, err=True)
-        raise SystemExit(1)
+    sh.no_process_left('functional')
 
     # 3. A port held by a process that is not ours.
     holder = sh.start(['python3', '-m', 'http.server', '--bind', '127.0.0.1',

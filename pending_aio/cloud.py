@@ -26,6 +26,7 @@ import subprocess
 import sys
 
 from pending_aio import aio_dir
+from pending_aio import python_path
 from pending_aio import REPO
 
 AIOCTL = os.path.join(REPO, 'playbooks', 'files', 'aioctl.py')
@@ -41,10 +42,9 @@ def environment():
     os.environ['AIO_DIR'] = aio_dir()
     os.environ['ANSIBLE_CONFIG'] = os.path.join(REPO, 'playbooks',
                                                 'ansible.cfg')
-    path = [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep)
-            if p and os.path.abspath(p) != REPO]
+    path = python_path(os.environ.get('PYTHONPATH'), checkout=False)
     if path:
-        os.environ['PYTHONPATH'] = os.pathsep.join(path)
+        os.environ['PYTHONPATH'] = path
     else:
         os.environ.pop('PYTHONPATH', None)
     return os.environ

@@ -25,7 +25,6 @@ mutant batches of the plugin stage.
 import os
 import subprocess
 
-from pending_aio import aio_dir
 from pending_aio import REPO
 from pending_aio import sh
 
@@ -149,9 +148,7 @@ def body():
 
     sh.stage('down --purge')
     sh.aio('down', '--purge')
-    left = sh.output(['pgrep', '-f', aio_dir()], check=False)
-    if left:
-        sh.fail('functional', 'processes left after down: %s' % left)
+    sh.no_process_left('functional')
     sh.echo('functional: OK')
 
 

@@ -36,14 +36,8 @@ import time
 import traceback
 
 from pending_aio import aio_dir
+from pending_aio import python_path
 from pending_aio import REPO
-
-
-def without_checkout(pythonpath):
-    """PYTHONPATH without the checkout (tools/ puts it there for us only)."""
-    return os.pathsep.join(
-        p for p in (pythonpath or '').split(os.pathsep)
-        if p and os.path.abspath(p) != REPO)
 
 
 def setup():
@@ -57,7 +51,7 @@ def setup():
     os.environ['AIO_DIR'] = aio_dir()
     os.environ['FUNCTIONAL_T0'] = (os.environ.get('FUNCTIONAL_T0')
                                    or str(int(time.time())))
-    path = without_checkout(os.environ.get('PYTHONPATH'))
+    path = python_path(os.environ.get('PYTHONPATH'), checkout=False)
     if path:
         os.environ['PYTHONPATH'] = path
     else:
@@ -210,8 +204,8 @@ def pending_aio_env():
     """The environment of ``python -m pending_aio`` with the tools venv."""
     env = {'OS_CLIENT_CONFIG_FILE': (os.environ.get('OS_CLIENT_CONFIG_FILE')
                                      or path('clouds.yaml'))}
-    env['PYTHONPATH'] = os.pathsep.join(
-        p for p in (REPO, os.environ.get('PYTHONPATH')) if p)
+    env['PYTHONPATH'] = python_path(os.environ.get('PYTHONPATH'),
+                                    checkout=True)
     return env
 
 
@@ -238,10 +232,19 @@ def pending_aio_output(*args, **kwargs):
 
 def substage(name, env=None):
     """Another stage, ``python -m pending_aio NAME``, with this python."""
-    extra = {'PYTHONPATH': os.pathsep.join(
-        p for p in (REPO, os.environ.get('PYTHONPATH')) if p)}
+    extra = {'PYTHONPATH': python_path(os.environ.get('PYTHONPATH'),
+                                       checkout=True)}
     extra.update(env or {})
     return run([sys.executable, '-m', 'pending_aio', name], env=extra)
+
+
+def no_process_left(prefix):
+    """``pgrep -af AIO_DIR`` after ``down``: fail naming any process."""
+    left = output(['pgrep', '-af', aio_dir()], check=False)
+    if left:
+        echo('%s: processes left after down:' % prefix, err=True)
+        echo(left, err=True)
+        raise SystemExit(1)
 
 
 def aio(*args, **kwargs):
