@@ -20,6 +20,7 @@ polling.poll`, which logs each change of the awaited state.
 """
 
 import logging
+import os
 import sys
 
 from pending_tempest_plugin.common import polling
@@ -58,3 +59,19 @@ def wait_or_exit(what, predicate, timeout, interval, failure):
 
     return polling.poll(predicate, bool, timeout, interval, what=what,
                         describe=bool, timed_out=timed_out)
+
+
+def files_holding(top, secrets):
+    """The files below TOP that hold one of SECRETS (links not followed)."""
+    needles = [s.encode() for s in secrets]
+    found = []
+    for folder, _, files in os.walk(top):
+        for name in files:
+            name = os.path.join(folder, name)
+            if os.path.islink(name):
+                continue
+            with open(name, 'rb') as f:
+                data = f.read()
+            if any(n in data for n in needles):
+                found.append(name)
+    return found

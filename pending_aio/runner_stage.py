@@ -79,21 +79,6 @@ def non_empty(name):
     return os.path.exists(name) and os.path.getsize(name) > 0
 
 
-def holds_any(top, secrets):
-    """A file below TOP (symbolic links not followed) holds a secret."""
-    needles = [s.encode() for s in secrets]
-    for folder, _, files in os.walk(top):
-        for name in files:
-            name = os.path.join(folder, name)
-            if os.path.islink(name):
-                continue
-            with open(name, 'rb') as f:
-                data = f.read()
-            if any(n in data for n in needles):
-                return True
-    return False
-
-
 class Runner(object):
 
     def __init__(self, trap):
@@ -201,7 +186,7 @@ class Runner(object):
         if not any(secrets):
             fail("no application credential secret to look for in the "
                  "artifacts")
-        if holds_any(base + '/member/out', secrets):
+        if checks.files_holding(base + '/member/out', secrets):
             fail("the application credential's secret is in an artifact")
         sh.pending_aio('stage', 'runner-member',
                        base + '/member/out/report.json')
