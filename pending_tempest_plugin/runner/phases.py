@@ -101,7 +101,19 @@ def _stream(stestr, run_id):
 
 
 def list_tests(tempest, args, cwd):
-    """The ids ``tempest run ARGS`` selects in the workspace ``cwd``."""
+    """The ids ``tempest run ARGS`` selects in the workspace ``cwd``.
+
+    ``tempest run`` creates stestr's repository on its first run, but its
+    ``--list-tests`` needs one: a workspace that never ran gets it here.
+    """
+    if (os.path.isfile(os.path.join(cwd, '.stestr.conf'))
+            and not os.path.isdir(os.path.join(cwd, '.stestr'))):
+        init = subprocess.run([_venv_command('stestr'), 'init'], cwd=cwd,
+                              capture_output=True, text=True)
+        if init.returncode != 0:
+            raise RuntimeError('stestr init failed (exit %d): %s'
+                               % (init.returncode,
+                                  (init.stderr or init.stdout).strip()))
     listed = subprocess.run([tempest, 'run', '--list-tests'] + list(args),
                             cwd=cwd, capture_output=True, text=True)
     if listed.returncode != 0:

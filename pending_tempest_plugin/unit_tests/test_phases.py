@@ -89,8 +89,8 @@ class TestRun(fakes.FileTestCase):
         if '--list-tests' in cmd:
             return subprocess.CompletedProcess(
                 cmd, 0, stdout=self.listed, stderr='')
-        if cmd[1] == 'load':
-            return subprocess.CompletedProcess(cmd, 0)
+        if cmd[1] in ('load', 'init'):
+            return subprocess.CompletedProcess(cmd, 0, stdout='', stderr='')
         load = cmd[cmd.index('--load-list') + 1]
         with open(load) as f:
             self.loaded = getattr(self, 'loaded', []) + [f.read().split()]
@@ -134,6 +134,19 @@ class TestRun(fakes.FileTestCase):
             lambda stestr: '7'))
         rc, stream = phases.run([], 2, cwd=self.tmp, tempest='T')
         self.assertEqual(b'', stream)
+
+    def test_a_workspace_that_never_ran_gets_its_stestr_repository(self):
+        os.rmdir(os.path.join(self.tmp, '.stestr'))
+        self.write('.stestr.conf', '[DEFAULT]\n')
+        self.listed = ''
+        phases.list_tests('T', ['--regex', 'x'], self.tmp)
+        self.assertEqual('init', self.calls[0][1])
+        self.assertEqual(['T', 'run', '--list-tests', '--regex', 'x'],
+                         self.calls[1])
+        # With a repository, no init.
+        os.makedirs(os.path.join(self.tmp, '.stestr'))
+        phases.list_tests('T', [], self.tmp)
+        self.assertEqual(['T', 'run', '--list-tests'], self.calls[2])
 
     def test_listing_failure_is_an_error(self):
         self.listed = ''
