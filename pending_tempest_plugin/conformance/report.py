@@ -48,8 +48,18 @@ from pending_tempest_plugin.runner import workspace
 
 
 def render(rows, totals, verdict=None):
+    """The report as text; a merged report's rows name their leg."""
     lines = list(verdict['lines']) + [''] if verdict else []
-    lines.append('%-8s %-6s %-16s %s' % ('ID', 'LEVEL', 'OUTCOME', 'DETAIL'))
+    legs = any(row.get('leg') for row in rows)
+    width = max([len(row.get('leg') or '') for row in rows] + [3])
+
+    def line(ident, level, outcome, leg, detail):
+        if legs:
+            return '%-8s %-6s %-16s %-*s %s' % (ident, level, outcome, width,
+                                                leg, detail)
+        return '%-8s %-6s %-16s %s' % (ident, level, outcome, detail)
+
+    lines.append(line('ID', 'LEVEL', 'OUTCOME', 'LEG', 'DETAIL'))
     for row in rows:
         detail = row['detail']
         if row.get('messages'):
@@ -57,8 +67,8 @@ def render(rows, totals, verdict=None):
                                                   else []))
         if row.get('request_ids'):
             detail += ' [%s]' % ' '.join(row['request_ids'])
-        lines.append('%-8s %-6s %-16s %s' % (
-            row['id'], row['level'], row['outcome'], detail))
+        lines.append(line(row['id'], row['level'], row['outcome'],
+                          row.get('leg') or '', detail))
     lines.append('')
     lines.append('requirements: ' + ', '.join(
         '%d %s' % (totals[k], k) for k in sorted(totals)))

@@ -402,6 +402,13 @@ class TestMerge(testtools.TestCase):
                          (rows['HS-15']['outcome'], rows['HS-15']['leg']))
         self.assertEqual(0, result['exit_code'])
         self.assertEqual(2, len(result['header']['legs']))
+        # The text report names the deciding leg of every row.
+        text = report.render(result['requirements'], result['totals'])
+        self.assertIn('HS-15    MUST   pass             admin_or_owner ',
+                      text)
+        self.assertIn('HS-14    MUST   pass             admin_only     ',
+                      text)
+        self.assertIn('LEG', text.splitlines()[0])
 
     def test_a_failure_in_any_leg_fails(self):
         result = cli.merge([self.leg('admin_only', 'pass'),
