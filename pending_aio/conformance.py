@@ -130,9 +130,13 @@ def all_legs(mode):
         # would fail them for the requirements they leave to the first.
         rc = run_leg(name, out, mode if index == 1 else 'explore',
                      ['--regex', leg.regex])
-        if rc not in (0, 1):
+        report = os.path.join(out, 'report.json')
+        if rc not in (0, 1) or not os.path.isfile(report):
             failed.append('%s (exit %d)' % (name, rc))
-        outs.append(os.path.join(out, 'report.json'))
+        else:
+            outs.append(report)
+    if not outs:
+        sh.fail('conformance', 'no leg could run: %s' % ', '.join(failed), 2)
     merged = sh.path('conformance', 'merged')
     shutil.rmtree(merged, ignore_errors=True)
     os.makedirs(merged)

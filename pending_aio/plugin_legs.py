@@ -250,8 +250,15 @@ def mutant_batch(index, profile, names):
         sh.echo('functional: mutant batch %d: `mutant tests` named no test; '
                 'the batch counts as not caught' % index, err=True)
         return False
-    sh.run_to(log, plugin_argv('--regex', regex), both=True, check=False,
-              cwd=sh.path('tempest'))
+    before = sh.next_run_id()
+    rc = sh.run_to(log, plugin_argv('--regex', regex), both=True,
+                   check=False, cwd=sh.path('tempest'))
+    if sh.next_run_id() == before:
+        # `stestr last` would be the previous batch's run.
+        sh.echo('functional: mutant batch %d recorded no run (exit %d); '
+                'see %s; the batch counts as not caught' % (index, rc, log),
+                err=True)
+        return False
     sh.last_run_to(subunit)
     return sh.pending_aio(
         'mutant', 'verdict', '--subunit', subunit,

@@ -86,6 +86,15 @@ def pending_conformance_argv(*args):
         args)
 
 
+def next_run_id():
+    """The id stestr gives the next run of the cloud's workspace."""
+    try:
+        with open(path('tempest', '.stestr', 'next-stream')) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
 def last_run_to(subunit):
     """``stestr last --subunit > SUBUNIT`` in the cloud's workspace."""
     return run_to(subunit, [path('venvs', 'tools', 'bin', 'stestr'), 'last',

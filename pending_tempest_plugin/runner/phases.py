@@ -184,9 +184,20 @@ def run(args, concurrency=2, cwd='.', tempest=None):
         phases += 1
     if phases > 1 and stream:
         # One run in stestr's repository, so `stestr last` is all of it.
-        subprocess.run([_venv_command('stestr'), 'load'], input=stream,
-                       cwd=cwd, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+        # (Its exit status is 1 when a loaded test failed: whether it
+        # stored the run is read from the repository.)
+        stestr = os.path.join(cwd, '.stestr')
+        before = _next_run_id(stestr)
+        loaded = subprocess.run([_venv_command('stestr'), 'load'],
+                                input=stream, cwd=cwd,
+                                capture_output=True)
+        if _next_run_id(stestr) == before:
+            print('pending-conformance: stestr load of the two phases '
+                  'failed (exit %d): %s' % (
+                      loaded.returncode,
+                      loaded.stderr.decode(errors='replace').strip()),
+                  file=sys.stderr)
+            status = status or 2
     return status, stream
 
 

@@ -12,6 +12,7 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
+import io
 import os
 import subprocess
 
@@ -72,11 +73,20 @@ class TestRun(fakes.FileTestCase):
         os.makedirs(os.path.join(self.tmp, '.stestr'))
         self.calls = []
         self.rcs = {}
+        self.load_fails = False
         self.useFixture(fixtures.MonkeyPatch(
             'pending_tempest_plugin.runner.phases.subprocess.run',
             self.fake_run))
         self.useFixture(fixtures.MonkeyPatch(
             'pending_tempest_plugin.runner.phases._stream', self.fake_stream))
+
+    def fake_record(self):
+        run_id = self.next_id()
+        with open(os.path.join(self.tmp, '.stestr', run_id), 'w') as f:
+            f.write('run')
+        with open(os.path.join(self.tmp, '.stestr', 'next-stream'),
+                  'w') as f:
+            f.write(str(int(run_id) + 1))
 
     def fake_stream(self, stestr, run_id):
         return b'<%s>' % run_id.encode()
@@ -89,17 +99,15 @@ class TestRun(fakes.FileTestCase):
         if '--list-tests' in cmd:
             return subprocess.CompletedProcess(
                 cmd, 0, stdout=self.listed, stderr='')
+        if cmd[1] == 'load' and not self.load_fails:
+            self.fake_record()
         if cmd[1] in ('load', 'init'):
-            return subprocess.CompletedProcess(cmd, 0, stdout='', stderr='')
+            return subprocess.CompletedProcess(cmd, 0, stdout=b'',
+                                               stderr=b'broken')
         load = cmd[cmd.index('--load-list') + 1]
         with open(load) as f:
             self.loaded = getattr(self, 'loaded', []) + [f.read().split()]
-        run_id = self.next_id()
-        with open(os.path.join(self.tmp, '.stestr', run_id), 'w') as f:
-            f.write('run')
-        with open(os.path.join(self.tmp, '.stestr', 'next-stream'),
-                  'w') as f:
-            f.write(str(int(run_id) + 1))
+        self.fake_record()
         return subprocess.CompletedProcess(
             cmd, self.rcs.get(cmd[3], 0))
 
@@ -119,6 +127,16 @@ class TestRun(fakes.FileTestCase):
         self.assertFalse(os.path.exists(runs[0][-1]))
         self.assertEqual(b'<0><1>', stream)
         self.assertEqual('load', self.calls[-1][1])
+
+    def test_a_load_that_stored_nothing_is_an_error(self):
+        self.listed = '\n'.join([PENDING, STOPPED]) + '\n'
+        self.load_fails = True
+        err = self.useFixture(fixtures.MonkeyPatch(
+            'sys.stderr', io.StringIO())).new_value
+        rc, stream = phases.run([], 2, cwd=self.tmp, tempest='T')
+        self.assertEqual(2, rc)
+        self.assertIn('stestr load of the two phases failed', err.getvalue())
+        self.assertIn('broken', err.getvalue())
 
     def test_one_phase_only_is_not_loaded_again(self):
         self.listed = PENDING + '\n'
