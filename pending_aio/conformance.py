@@ -33,8 +33,9 @@ the default cloud back, and merges the legs' reports with
     tox -e conformance -- --regex X             # arguments go to `run`,
                                                 # on the default cloud
     AIO_EXTRA_VARS=... tox -e conformance       # one run, that cloud
-    CONFORMANCE_MODE=certify tox -e conformance  # the first leg certifies,
-                                                 # the partial ones explore
+    CONFORMANCE_MODE=certify tox -e conformance  # the first leg and the
+                                                 # merge certify, the
+                                                 # partial legs explore
 
 Artifacts: .aio/conformance/<leg>/ per leg (leg: nova, PENDING on/off,
 policy profile, quota counting unless in the database; CONFORMANCE_LEG
@@ -127,7 +128,8 @@ def all_legs(mode):
         name = leg_name()
         out = sh.path('conformance', name)
         # The legs after the first run part of the suite: certify mode
-        # would fail them for the requirements they leave to the first.
+        # would fail them for the requirements they leave to the first;
+        # the merge certifies the rows of all legs (merge --mode).
         rc = run_leg(name, out, mode if index == 1 else 'explore',
                      ['--regex', leg.regex])
         report = os.path.join(out, 'report.json')
@@ -143,7 +145,8 @@ def all_legs(mode):
     sh.echo('conformance: the legs merged (each row names the leg that '
             'decided it)')
     merge = sh.pending_conformance_argv(
-        'merge', '--output', os.path.join(merged, 'report.json'), *outs)
+        'merge', '--mode', mode, '--output',
+        os.path.join(merged, 'report.json'), *outs)
     rc = sh.tee(os.path.join(merged, 'report.txt'), merge)
     sh.echo('pending-conformance: merged report in %s' % merged)
     if failed:

@@ -365,13 +365,16 @@ _DECIDES = (catalogue.FAIL, catalogue.PASS, catalogue.KNOWN_DIVERGENCE,
             NOT_APPLICABLE, 'planned', 'unobservable')
 
 
-def merge(reports):
+def merge(reports, mode=None):
     """One report over several legs (runs) of one cloud.
 
     Each row is the one of the leg that decided it (a failure anywhere
     wins, then a pass...) and names that leg and its claims; the merged
     verdict fails when a row fails, when a leg's own verdict failed, or
-    when nothing was verified.  ValueError for reports of different clouds.
+    when nothing was verified.  With ``mode`` certify it also fails when
+    an applicable MUST of the merged rows is not verified or a leg left
+    resources behind (legs that each run part of the suite explore; the
+    merged rows certify).  ValueError for reports of different clouds.
     """
     clouds = {r['header'].get('cloud_id') for r in reports}
     if len(clouds) != 1:
@@ -406,11 +409,26 @@ def merge(reports):
         catalogue.PASS, catalogue.KNOWN_DIVERGENCE)]
     if not verified:
         reasons.append('nothing verified')
+    if mode == CERTIFY:
+        unverified = [r for r in applicable if r['level'] == MUST
+                      and r['outcome'] in (catalogue.SKIP, catalogue.NOT_RUN,
+                                           NEEDS_ADMIN, NEEDS_DISRUPTION)]
+        if unverified:
+            reasons.append('%d applicable MUST requirement(s) not verified '
+                           'by any leg: %s' % (len(unverified),
+                                               _ids(unverified)))
+        for rep in reports:
+            leaks = rep['header'].get('leaks') or []
+            if leaks:
+                reasons.append('leg %s left %d resource(s) behind: %s' % (
+                    rep['header'].get('leg'), len(leaks),
+                    '; '.join(leaks[:5])))
     passed = not reasons
-    lines = ['VERDICT: %s (merged, %d legs): %d of %d applicable '
+    lines = ['VERDICT: %s (merged%s, %d legs): %d of %d applicable '
              'requirement(s) verified'
-             % ('PASS' if passed else 'FAIL', len(reports), len(verified),
-                len(applicable))]
+             % ('PASS' if passed else 'FAIL',
+                ', certify' if mode == CERTIFY else '', len(reports),
+                len(verified), len(applicable))]
     lines += ['  - ' + r for r in reasons]
     header = dict(reports[0]['header'])
     header['legs'] = [{'leg': r['header'].get('leg'),

@@ -361,10 +361,10 @@ def cmd_run(args):
 
 # --- merge ----------------------------------------------------------------
 
-def merge(reports):
+def merge(reports, mode=None):
     """One report over several legs of one cloud (verdict.merge)."""
     try:
-        return verdict_mod.merge(reports)
+        return verdict_mod.merge(reports, mode)
     except ValueError as e:
         raise UsageError(str(e))
 
@@ -377,7 +377,7 @@ def cmd_merge(args):
                 reports.append(json.load(f))
         except (OSError, ValueError) as e:
             raise UsageError('cannot read report %s: %s' % (path, e))
-    result = merge(reports)
+    result = merge(reports, args.mode)
     with open(args.output, 'w') as f:
         json.dump(result, f, indent=2)
     print(report_mod.render(result['requirements'], result['totals'],
@@ -458,6 +458,11 @@ def parser():
     merge_p = sub.add_parser('merge', help='one report over several runs '
                                            'of one cloud')
     merge_p.add_argument('--output', required=True)
+    merge_p.add_argument('--mode', choices=verdict_mod.MODES,
+                         default=verdict_mod.EXPLORE,
+                         help='certify: an applicable MUST no leg verified, '
+                              'or a leak in any leg, fails the merged '
+                              'verdict')
     merge_p.add_argument('reports', nargs='+')
     cleanup = sub.add_parser('cleanup', help='remove what init --create '
                                              'made')

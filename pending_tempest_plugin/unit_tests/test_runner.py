@@ -410,6 +410,23 @@ class TestMerge(testtools.TestCase):
                       text)
         self.assertIn('LEG', text.splitlines()[0])
 
+    def test_certify_fails_a_must_no_leg_verified_and_a_leak(self):
+        legs = [self.leg('admin_only', 'pass'),
+                self.leg('admin_or_owner', 'pass')]
+        legs[1]['requirements'][1]['outcome'] = 'not run'
+        self.assertEqual(0, cli.merge(legs)['exit_code'])
+        result = cli.merge(legs, 'certify')
+        self.assertEqual(1, result['exit_code'])
+        self.assertIn('1 applicable MUST requirement(s) not verified by any '
+                      'leg: HS-15', result['verdict']['reasons'])
+        legs = [self.leg('admin_only', 'pass'),
+                self.leg('admin_or_owner', 'not applicable')]
+        self.assertEqual(0, cli.merge(legs, 'certify')['exit_code'])
+        legs[1]['header']['leaks'] = ['server x']
+        self.assertEqual(['leg admin_or_owner left 1 resource(s) behind: '
+                          'server x'],
+                         cli.merge(legs, 'certify')['verdict']['reasons'])
+
     def test_a_failure_in_any_leg_fails(self):
         result = cli.merge([self.leg('admin_only', 'pass'),
                             self.leg('admin_or_owner', 'fail',
