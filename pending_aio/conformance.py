@@ -118,7 +118,7 @@ def up(variables, log):
 
 
 def all_legs(mode):
-    """Every leg of :data:`LEGS`, then the merged report; its status."""
+    """Every leg of :data:`LEGS`, then the merged report (its status)."""
     outs, failed = [], []
     for index, leg in enumerate(LEGS, 1):
         sh.echo('conformance: leg %d of %d: %s'
@@ -152,7 +152,7 @@ def all_legs(mode):
     if failed:
         sh.fail('conformance', 'a leg could not run: %s' % ', '.join(failed),
                 2)
-    return rc
+    raise SystemExit(rc)
 
 
 def put_default_back(rc):
@@ -175,10 +175,8 @@ def main(argv):
             sh.fail('conformance', 'arguments for `run` go with '
                     'CONFORMANCE_LEGS=default (each leg has its own '
                     'regex)', 2)
-        result = {}
-        trap = sh.Trap(put_default_back)
-        rc = sh.run_stage(lambda: result.update(rc=all_legs(mode)), trap)
-        return rc or result.get('rc', 0)
+        return sh.run_stage(lambda: all_legs(mode),
+                            sh.Trap(put_default_back))
     rc = sh.run_stage(lambda: sh.aio('up'))
     if rc:
         return rc

@@ -103,8 +103,7 @@ def switch_profile(profile, quota='db'):
         sh.need(pattern, conf)
 
 
-def plugin_argv(*args):
-    return sh.tempest_run_argv(*args)
+plugin_argv = sh.tempest_run_argv
 
 
 def run_plugin(*args, **kwargs):

@@ -38,6 +38,7 @@ import traceback
 from pending_aio import aio_dir
 from pending_aio import python_path
 from pending_aio import REPO
+from pending_tempest_plugin.runner import phases
 
 
 def setup():
@@ -88,11 +89,7 @@ def pending_conformance_argv(*args):
 
 def next_run_id():
     """The id stestr gives the next run of the cloud's workspace."""
-    try:
-        with open(path('tempest', '.stestr', 'next-stream')) as f:
-            return f.read().strip()
-    except OSError:
-        return None
+    return phases.next_run_id(path('tempest', '.stestr'))
 
 
 def last_run_to(subunit):

@@ -82,7 +82,7 @@ def _venv_command(name):
     return here if os.access(here, os.X_OK) else name
 
 
-def _next_run_id(stestr):
+def next_run_id(stestr):
     try:
         with open(os.path.join(stestr, 'next-stream')) as f:
             return f.read().strip()
@@ -124,30 +124,36 @@ def list_tests(tempest, args, cwd):
             if line.strip()]
 
 
-def run_phase(tempest, args, cwd, label, test_ids, concurrency):
-    """``tempest run ARGS`` of exactly ``test_ids``: (exit status, stream).
+def _recorded(cmd, cwd):
+    """Run ``cmd`` (a ``tempest run``): (exit status, its run's stream).
 
-    The stream is the run stestr numbered when the phase started, or b''
-    when the phase recorded no run (an earlier run's stream never stands in
+    The stream is of the run stestr numbered when ``cmd`` started, or b''
+    when ``cmd`` recorded no run (an earlier run's stream never stands in
     for it).
     """
     stestr = os.path.join(cwd, '.stestr')
-    run_id = _next_run_id(stestr)
-    fd, load_list = tempfile.mkstemp(prefix='pending-%s-' % label)
-    with os.fdopen(fd, 'w') as f:
-        f.write('\n'.join(test_ids) + '\n')
-    cmd = ([tempest, 'run', '--concurrency', str(concurrency)] + list(args)
-           + ['--load-list', load_list])
-    print('pending-conformance: %s phase, %d test(s), %d worker(s): %s'
-          % (label, len(test_ids), concurrency, ' '.join(cmd)), flush=True)
-    try:
-        rc = subprocess.run(cmd, cwd=cwd).returncode
-    finally:
-        os.remove(load_list)
+    run_id = next_run_id(stestr)
+    rc = subprocess.run(cmd, cwd=cwd).returncode
     sys.stdout.flush()
-    if _next_run_id(stestr) == run_id:
+    if next_run_id(stestr) == run_id:
         return rc, b''
     return rc, _stream(stestr, run_id)
+
+
+def run_phase(tempest, args, cwd, label, test_ids, concurrency):
+    """``tempest run ARGS`` of exactly ``test_ids``: (exit status, stream)."""
+    fd, load_list = tempfile.mkstemp(prefix='pending-%s-' % label)
+    try:
+        with os.fdopen(fd, 'w') as f:
+            f.write('\n'.join(test_ids) + '\n')
+        cmd = ([tempest, 'run', '--concurrency', str(concurrency)]
+               + list(args) + ['--load-list', load_list])
+        print('pending-conformance: %s phase, %d test(s), %d worker(s): %s'
+              % (label, len(test_ids), concurrency, ' '.join(cmd)),
+              flush=True)
+        return _recorded(cmd, cwd)
+    finally:
+        os.remove(load_list)
 
 
 def run(args, concurrency=2, cwd='.', tempest=None):
@@ -160,14 +166,8 @@ def run(args, concurrency=2, cwd='.', tempest=None):
     cwd = os.path.abspath(cwd)
     test_ids = list_tests(tempest, args, cwd)
     if not test_ids:
-        stestr = os.path.join(cwd, '.stestr')
-        run_id = _next_run_id(stestr)
-        rc = subprocess.run([tempest, 'run', '--concurrency',
-                             str(concurrency)] + list(args),
-                            cwd=cwd).returncode
-        if _next_run_id(stestr) == run_id:
-            return rc, b''
-        return rc, _stream(stestr, run_id)
+        return _recorded([tempest, 'run', '--concurrency', str(concurrency)]
+                         + list(args), cwd)
     serial, parallel = split(test_ids)
     print('pending-conformance: %d test(s) selected: %d of serial classes '
           'first, with one worker, then %d with %d'
@@ -187,11 +187,11 @@ def run(args, concurrency=2, cwd='.', tempest=None):
         # (Its exit status is 1 when a loaded test failed: whether it
         # stored the run is read from the repository.)
         stestr = os.path.join(cwd, '.stestr')
-        before = _next_run_id(stestr)
+        before = next_run_id(stestr)
         loaded = subprocess.run([_venv_command('stestr'), 'load'],
                                 input=stream, cwd=cwd,
                                 capture_output=True)
-        if _next_run_id(stestr) == before:
+        if next_run_id(stestr) == before:
             print('pending-conformance: stestr load of the two phases '
                   'failed (exit %d): %s' % (
                       loaded.returncode,

@@ -92,7 +92,7 @@ class TestRun(fakes.FileTestCase):
         return b'<%s>' % run_id.encode()
 
     def next_id(self):
-        return phases._next_run_id(os.path.join(self.tmp, '.stestr'))
+        return phases.next_run_id(os.path.join(self.tmp, '.stestr'))
 
     def fake_run(self, cmd, cwd=None, **kwargs):
         self.calls.append(cmd)
@@ -148,7 +148,7 @@ class TestRun(fakes.FileTestCase):
     def test_a_phase_that_recorded_nothing_has_no_stream(self):
         self.listed = STOPPED + '\n'
         self.useFixture(fixtures.MonkeyPatch(
-            'pending_tempest_plugin.runner.phases._next_run_id',
+            'pending_tempest_plugin.runner.phases.next_run_id',
             lambda stestr: '7'))
         rc, stream = phases.run([], 2, cwd=self.tmp, tempest='T')
         self.assertEqual(b'', stream)
