@@ -245,8 +245,8 @@ class TestOtherStages(StageTestCase):
         ids = {
             'up': plugin + 'test_host_status.HostStatusTest.'
                            'test_up_visibility[id-1]',
-            'precedence': plugin + 'test_host_status_disruptive.'
-                                   'HostStatusStoppedComputeTest.'
+            'precedence': plugin + 'test_host_status_listing.'
+                                   'HostStatusListingStoppedComputeTest.'
                                    'test_disabled_and_stopped[id-2,slow]',
             'quota': plugin + 'test_cell0_rebuild.Cell0RebuildTest.'
                               'test_rebuild_quota_recheck_ram[id-3]',

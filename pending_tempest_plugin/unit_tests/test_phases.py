@@ -22,8 +22,8 @@ from pending_tempest_plugin.runner import phases
 from pending_tempest_plugin.unit_tests import fakes
 
 PKG = 'pending_tempest_plugin.tests.api.compute.'
-STOPPED = (PKG + 'test_host_status_disruptive.HostStatusStoppedComputeTest.'
-           'test_unknown[id-e7a70ce0-c1fd-452c-8a76-224998b68508,slow]')
+SERIAL = (PKG + 'test_host_status_disruptive.HostStatusDisruptiveTest.'
+          'test_down[id-2342d3e2-25fa-404b-bc5a-acc4e9cadc53,slow]')
 LISTING = (PKG + 'test_host_status_listing.HostStatusListingTest.'
            'test_detail_listing_of_several_servers[id-2388]')
 LISTING_UNKNOWN = (PKG + 'test_host_status_listing.'
@@ -36,8 +36,8 @@ class TestSplit(fakes.FileTestCase):
 
     def test_serial_read_from_the_classes_order_kept(self):
         self.assertEqual(
-            ([STOPPED, LISTING_UNKNOWN], [PENDING, LISTING]),
-            phases.split([PENDING, STOPPED, LISTING, LISTING_UNKNOWN]))
+            ([SERIAL, LISTING_UNKNOWN], [PENDING, LISTING]),
+            phases.split([PENDING, SERIAL, LISTING, LISTING_UNKNOWN]))
 
     def test_every_serial_class_of_the_suite_changes_a_compute(self):
         # The serial phase is for classes that disable, force down or stop
@@ -53,8 +53,7 @@ class TestSplit(fakes.FileTestCase):
                     if isinstance(cls, type)
                     and getattr(cls, '_serial', False))
         self.assertEqual(
-            ['HostStatusDisruptiveTest', 'HostStatusStoppedComputeTest',
-             'HostStatusListingDisruptiveTest',
+            ['HostStatusDisruptiveTest', 'HostStatusListingDisruptiveTest',
              'HostStatusListingStoppedComputeTest'], serial)
 
     def test_unimportable_or_unknown_ids_go_parallel(self):
@@ -112,7 +111,7 @@ class TestRun(fakes.FileTestCase):
             cmd, self.rcs.get(cmd[3], 0))
 
     def test_serial_first_one_worker_then_parallel_loaded_as_one_run(self):
-        self.listed = '\n'.join([PENDING, STOPPED, LISTING]) + '\n'
+        self.listed = '\n'.join([PENDING, SERIAL, LISTING]) + '\n'
         self.rcs = {'1': 1}   # the serial phase fails
         rc, stream = phases.run(['--regex', 'x'], 2, cwd=self.tmp,
                                 tempest='T')
@@ -123,13 +122,13 @@ class TestRun(fakes.FileTestCase):
                           '--load-list'], runs[0][:7])
         self.assertEqual(['T', 'run', '--concurrency', '2', '--regex', 'x',
                           '--load-list'], runs[1][:7])
-        self.assertEqual([[STOPPED], [PENDING, LISTING]], self.loaded)
+        self.assertEqual([[SERIAL], [PENDING, LISTING]], self.loaded)
         self.assertFalse(os.path.exists(runs[0][-1]))
         self.assertEqual(b'<0><1>', stream)
         self.assertEqual('load', self.calls[-1][1])
 
     def test_a_load_that_stored_nothing_is_an_error(self):
-        self.listed = '\n'.join([PENDING, STOPPED]) + '\n'
+        self.listed = '\n'.join([PENDING, SERIAL]) + '\n'
         self.load_fails = True
         err = self.useFixture(fixtures.MonkeyPatch(
             'sys.stderr', io.StringIO())).new_value
@@ -146,7 +145,7 @@ class TestRun(fakes.FileTestCase):
         self.assertNotIn('load', [c[1] for c in self.calls])
 
     def test_a_phase_that_recorded_nothing_has_no_stream(self):
-        self.listed = STOPPED + '\n'
+        self.listed = SERIAL + '\n'
         self.useFixture(fixtures.MonkeyPatch(
             'pending_tempest_plugin.runner.phases.next_run_id',
             lambda stestr: '7'))

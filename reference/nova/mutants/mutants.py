@@ -556,8 +556,8 @@ MUTANTS = {
         'programs': ['nova-api'],
         'tests': ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
                   'test_host_status(\\.HostStatusTest\\.test_up_visibility|'
-                  '_disruptive\\.HostStatusStoppedComputeTest\\.test_unknown)'
-                  '\\['),
+                  '_listing\\.HostStatusListingStoppedComputeTest\\.'
+                  'test_unknown)\\['),
         'message': "expected 'UP', got 'UNKNOWN'",
     },
     'host-status-liveness-first': {
@@ -576,9 +576,12 @@ MUTANTS = {
                "                    host_status = "
                "fields_obj.HostStatus.DOWN\n",
         'programs': ['nova-api'],
-        'tests': _DISRUPTIVE + ('(test_down|test_disabled_and_forced_down|'
-                                'test_disabled_and_stopped|'
-                                'test_forced_down_and_stopped)\\['),
+        'tests': ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+                  'test_host_status_(disruptive\\.HostStatusDisruptiveTest'
+                  '\\.(test_down|test_disabled_and_forced_down)|listing\\.'
+                  'HostStatusListingStoppedComputeTest\\.'
+                  '(test_disabled_and_stopped|test_forced_down_and_stopped))'
+                  '\\['),
         'message': "'UNKNOWN'",
     },
     'host-status-disabled-is-down': {

@@ -11,15 +11,18 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""host_status MAINTENANCE, DOWN, UNKNOWN and their precedence.
+"""host_status MAINTENANCE and DOWN, and their precedence.
 
-These tests disable, force down or stop the nova-compute of the host of
-their server, so they run only with ``[nova_conformance] disruptive_tests =
+These tests disable or force down the nova-compute of the host of their
+server, so they run only with ``[nova_conformance] disruptive_tests =
 True`` and only on the hosts ``disruptive_hosts`` lists (the server is
 cold-migrated to one of them if the scheduler put it elsewhere), serially
 (Tempest's ``serial`` class lock keeps every other test class out while
 they run), and every change is undone by ``common.host_control`` at
-cleanup, even when the test fails.
+cleanup, even when the test fails.  The tests that need a stopped compute
+(UNKNOWN, and MAINTENANCE or DOWN over it) are
+``test_host_status_listing.HostStatusListingStoppedComputeTest``: the
+suite stops a compute once.
 """
 
 from tempest import config
@@ -116,50 +119,3 @@ class HostStatusDisruptiveTest(HostStatusDisruptiveBase):
                 self.assertEqual, SPEC_PRECEDENCE, actual)
         self.assertEqual(SPEC_PRECEDENCE, actual,
                          'A compute both disabled and forced down')
-
-
-@decorators.serial
-class HostStatusStoppedComputeTest(HostStatusDisruptiveBase):
-    """A compute stopped, alone or disabled or forced down too.
-
-    Stopping a compute and waiting until nova reads it down takes nova's
-    ``service_down_time``, and starting it again takes a service start: the
-    class stops it once, before its first test, and starts it at class
-    cleanup.  Each test adds only the os-services change it needs and puts
-    that back.
-    """
-
-    required_features = (features.stopped_compute,)
-
-    @classmethod
-    def resource_setup(cls):
-        super(HostStatusStoppedComputeTest, cls).resource_setup()
-        cls.class_host_control().stop(cls.host)
-
-    @decorators.attr(type='slow')
-    @decorators.idempotent_id('e7a70ce0-c1fd-452c-8a76-224998b68508')
-    @markers.requirements('HS-06', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
-                          'HS-17')
-    def test_unknown(self):
-        """A compute that stopped reporting reads UNKNOWN.
-
-        Under the unknown_only profile this is the one value the owner
-        sees.
-        """
-        self.check_visibility(self.server, 'UNKNOWN')
-
-    @decorators.attr(type='slow')
-    @decorators.idempotent_id('f32003e8-af8a-4ae0-9245-b8b192b2e2fa')
-    @markers.requirements('HS-11')
-    def test_disabled_and_stopped(self):
-        """MAINTENANCE overrides UNKNOWN."""
-        self.hosts.disable(self.host)
-        self.assertEqual('MAINTENANCE', self.admin_host_status())
-
-    @decorators.attr(type='slow')
-    @decorators.idempotent_id('3492a9b2-82bd-4f91-9844-01a1e8c5a995')
-    @markers.requirements('HS-12')
-    def test_forced_down_and_stopped(self):
-        """DOWN overrides UNKNOWN."""
-        self.hosts.force_down(self.host)
-        self.assertEqual('DOWN', self.admin_host_status())

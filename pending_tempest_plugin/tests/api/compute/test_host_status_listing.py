@@ -25,12 +25,19 @@ none, as the policy profile says).
 
 ``test_detail_listing_hosts_in_different_states`` disables the compute of
 one of the two hosts (one of ``[nova_conformance] disruptive_hosts``) and
-``test_detail_listing_host_unknown`` stops it, each in a class of its own
-that needs it configured.  Those two classes are ``serial`` like the
+``HostStatusListingStoppedComputeTest`` stops it, each in a class of its
+own that needs it configured.  Those two classes are ``serial`` like the
 disruptive classes, and the compute is enabled or started again at
 cleanup.  The class that lists healthy hosts is not: Tempest's serial
 lock already keeps it out while a serial class has a compute changed, and
 moving its own servers between hosts disturbs no other test.
+
+Every test that needs a stopped compute is in
+``HostStatusListingStoppedComputeTest``: a stop costs nova's
+``service_down_time`` and a start a service start, so the suite stops a
+compute once (see the decisions page of the docs).  With fewer than two
+computes that class keeps its single-server tests (one server on a
+disruptive host) and skips its listing test.
 """
 
 from tempest import config
@@ -57,11 +64,25 @@ class HostStatusListingBase(base.ConformanceTest):
     """Servers of the owner on two hosts; it has no test."""
 
     min_microversion = HOST_STATUS_MICROVERSION
+    # False in a class whose tests other than the listing ones run on one
+    # host: with fewer than two computes its servers are one server on a
+    # disruptive host, and its listing tests skip (``need_two_hosts``).
+    two_hosts_required = True
+
+    @staticmethod
+    def two_hosts():
+        return CONF.compute.min_compute_nodes >= 2
+
+    def need_two_hosts(self):
+        if not self.two_hosts():
+            self.skipTest('Servers on several hosts: set [compute] '
+                          'min_compute_nodes to 2 or more if the cloud has '
+                          'that many computes.')
 
     @classmethod
     def skip_checks(cls):
         super(HostStatusListingBase, cls).skip_checks()
-        if CONF.compute.min_compute_nodes < 2:
+        if cls.two_hosts_required and not cls.two_hosts():
             raise cls.skipException(
                 'Servers on several hosts: set [compute] min_compute_nodes '
                 'to 2 or more if the cloud has that many computes.')
@@ -71,6 +92,10 @@ class HostStatusListingBase(base.ConformanceTest):
         super(HostStatusListingBase, cls).resource_setup()
         cls.stem = data_utils.rand_name(name=cls.__name__,
                                         prefix=CONF.resource_name_prefix)
+        cls.no_host = None
+        if not cls.two_hosts():
+            cls.one_host()
+            return
         created = [cls.create_server(name='%s-%d' % (cls.stem, i),
                                      wait_for=None)
                    for i in range(HOSTED_SERVERS)]
@@ -78,7 +103,6 @@ class HostStatusListingBase(base.ConformanceTest):
             cls.admin_servers, s['id'], 'ACTIVE') for s in created]
         # server id -> its host (None for the server without one).
         cls.placed = cls.place(cls.servers)
-        cls.no_host = None
         if not features.novalidhost():
             trigger = novalidhost.NoValidHostTrigger(
                 base._ClassCleanups(cls), cls.os_admin.flavors_client,
@@ -90,6 +114,20 @@ class HostStatusListingBase(base.ConformanceTest):
                 wait_for=waiters.TERMINAL)
             cls.servers.append(cls.no_host)
             cls.placed[cls.no_host['id']] = None
+
+    @classmethod
+    def one_host(cls):
+        """One server, on a disruptive host (``cls.target``)."""
+        server = cls.create_server(name='%s-0' % cls.stem)
+        host = cls.host_of(server['id'])
+        allowed = CONF.nova_conformance.disruptive_hosts
+        if host not in allowed:
+            host = cls.move_to(
+                server['id'], allowed[0],
+                'the scheduler put the server on %s, which '
+                '[nova_conformance] disruptive_hosts does not list' % host)
+        cls.servers, cls.target = [server], host
+        cls.placed = {server['id']: host}
 
     @classmethod
     def place(cls, servers):
@@ -231,9 +269,62 @@ class HostStatusListingDisruptiveTest(HostStatusListingBase):
 
 @decorators.serial
 class HostStatusListingStoppedComputeTest(HostStatusListingBase):
-    """Listings while the compute of one host is stopped."""
+    """A compute stopped: alone, disabled or forced down too; listings.
+
+    Stopping a compute and waiting until nova reads it down takes nova's
+    ``service_down_time``, and starting it again takes a service start:
+    the class stops the compute of ``target`` once, before its first
+    test, and starts it at class cleanup.  Each test adds only the
+    os-services change it needs and puts that back.  ``server`` is one of
+    the class's servers on ``target``.
+    """
 
     required_features = (features.stopped_compute,)
+    two_hosts_required = False
+
+    @classmethod
+    def resource_setup(cls):
+        super(HostStatusListingStoppedComputeTest, cls).resource_setup()
+        cls.server = [s for s in cls.servers
+                      if cls.placed[s['id']] == cls.target][0]
+        cls.class_host_control().stop(cls.target)
+
+    def setUp(self):
+        super(HostStatusListingStoppedComputeTest, self).setUp()
+        self.hosts = self.host_control()
+
+    def admin_host_status(self):
+        with self.at(HOST_STATUS_MICROVERSION):
+            return self.admin_servers.show_server(
+                self.server['id'])['server'].get('host_status')
+
+    @decorators.attr(type='slow')
+    @decorators.idempotent_id('e7a70ce0-c1fd-452c-8a76-224998b68508')
+    @markers.requirements('HS-06', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
+                          'HS-17')
+    def test_unknown(self):
+        """A compute that stopped reporting reads UNKNOWN.
+
+        Under the unknown_only profile this is the one value the owner
+        sees.
+        """
+        self.check_visibility(self.server, 'UNKNOWN')
+
+    @decorators.attr(type='slow')
+    @decorators.idempotent_id('f32003e8-af8a-4ae0-9245-b8b192b2e2fa')
+    @markers.requirements('HS-11')
+    def test_disabled_and_stopped(self):
+        """MAINTENANCE overrides UNKNOWN."""
+        self.hosts.disable(self.target)
+        self.assertEqual('MAINTENANCE', self.admin_host_status())
+
+    @decorators.attr(type='slow')
+    @decorators.idempotent_id('3492a9b2-82bd-4f91-9844-01a1e8c5a995')
+    @markers.requirements('HS-12')
+    def test_forced_down_and_stopped(self):
+        """DOWN overrides UNKNOWN."""
+        self.hosts.force_down(self.target)
+        self.assertEqual('DOWN', self.admin_host_status())
 
     @decorators.attr(type='slow')
     @decorators.idempotent_id('b1c8b80f-e73e-4c95-a08d-5dfd3182a359')
@@ -247,8 +338,7 @@ class HostStatusListingStoppedComputeTest(HostStatusListingBase):
         per-server part of the profile, which a listing of one server
         cannot check.
         """
-        hosts = self.host_control()
-        hosts.stop(self.target)
+        self.need_two_hosts()
         states = dict((h, 'UP') for h in self.placed.values() if h)
         states[self.target] = 'UNKNOWN'
         self.check_listings(states)
