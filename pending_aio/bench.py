@@ -32,6 +32,15 @@ pending_aio/suitebench.py, which says how each figure is made).  Both
 benchmarks print figures and assert nothing about them: bench-suite fails
 only when ``tempest run`` does.
 
+``python -m pending_aio bench-verdicts [N]`` (``tox -e bench-verdicts``;
+N, else BENCH_VERDICTS, else 5): the full multi-leg verdict of ``tox -e
+conformance`` N times in a row on one cloud, the first from the cloud as
+it is.  It prints each run's wall time, merged verdict and every failure
+(a failed row, a failed leg, a run that gave no verdict), each leg's
+``up`` and ``run`` seconds, and the median per leg; it keeps each run's
+log and merged report in $AIO_DIR/logs/bench-verdicts/.  Flakes are what
+it looks for: it exits 1 when any run failed.
+
 ``python -m pending_aio bench DIR [LABEL...]`` (default labels: cold,
 warm) reads, for each LABEL, what ``bench-aio`` wrote in DIR:
 LABEL.jsonl (the playbook's per-task times, AIO_TIMINGS), LABEL.wall (the
@@ -40,6 +49,7 @@ start and end of the run) and LABEL.cpu (the busy and idle jiffies of
 that ``up`` and how busy the CPUs were.
 """
 
+import collections
 import json
 import os
 import re
@@ -240,3 +250,110 @@ def suite_main(argv):
     regex = (argv[0] if argv else '') or SUITE_REGEX
     return sh.run_stage(lambda: bench_suite(regex, work), sh.Trap(
         lambda rc: shutil.rmtree(work, ignore_errors=True)))
+
+
+# -- bench-verdicts -------------------------------------------------------
+
+VERDICTS = 5
+# They would make `conformance` run one leg, not the full verdict.
+SINGLE_LEG = ('CONFORMANCE_LEGS', 'CONFORMANCE_LEG', 'AIO_EXTRA_VARS')
+
+
+def read_json(path):
+    """The JSON of PATH, or None when it is missing or unreadable."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def verdict_run(index, keep):
+    """Run INDEX of the full verdict; its record (bench-verdicts.json)."""
+    log = os.path.join(keep, 'run-%d.log' % index)
+    merged = sh.path('conformance', 'merged')
+    shutil.rmtree(merged, ignore_errors=True)
+    sh.echo('bench-verdicts: run %d: tox -e conformance (every leg), '
+            'log %s' % (index, log))
+    t0 = time.time()
+    rc = sh.run_to(log, [sh.aio_cmd(), 'conformance'], both=True,
+                   check=False)
+    wall = time.time() - t0
+    report = read_json(os.path.join(merged, 'report.json')) or {}
+    verdict = report.get('verdict') or {}
+    failures = ['%s: %s (leg %s)' % (
+        row['id'], (row.get('detail') or '').split('\n')[0], row.get('leg'))
+        for row in report.get('requirements', [])
+        if row.get('outcome') == 'fail']
+    failures.extend(verdict.get('reasons') or [])
+    if rc and not failures:
+        failures.append('exit %d without a merged verdict; the last lines '
+                        'of %s:' % (rc, log))
+        failures.extend(line.decode(errors='replace').rstrip()
+                        for line in sh.read_lines(log)[-15:])
+    if os.path.isdir(merged):
+        shutil.copytree(merged, os.path.join(keep, 'run-%d' % index))
+    return {'run': index, 'exit': rc, 'wall_seconds': round(wall, 1),
+            'verdict': (verdict.get('lines') or ['no merged verdict'])[0],
+            'totals': report.get('totals'),
+            'legs': read_json(os.path.join(merged, 'legs.json')) or [],
+            'failures': failures}
+
+
+def print_verdicts(runs):
+    """The figures of the runs; the number of runs that failed."""
+    for run in runs:
+        sh.echo('bench-verdicts: run %d: %.1f s, exit %d: %s'
+                % (run['run'], run['wall_seconds'], run['exit'],
+                   run['verdict']))
+        for leg in run['legs']:
+            sh.echo('  leg %-52s up %6.1f s  run %6.1f s  exit %d'
+                    % (leg['leg'], leg['up_seconds'], leg['run_seconds'],
+                       leg['exit']))
+        for failure in run['failures']:
+            sh.echo('  FAILURE: %s' % failure)
+    failed = [r for r in runs if r['exit'] or r['failures']]
+    walls = [r['wall_seconds'] for r in runs]
+    sh.echo('bench-verdicts: %d run(s), %d failed; wall time min %.1f s, '
+            'median %.1f s, max %.1f s (the first run starts from the '
+            'cloud as it was)' % (len(runs), len(failed), min(walls),
+                                  suitebench.median(walls), max(walls)))
+    per_leg = collections.OrderedDict()
+    for run in runs:
+        for leg in run['legs']:
+            per_leg.setdefault(leg['leg'], []).append(leg)
+    for name, legs in per_leg.items():
+        sh.echo('bench-verdicts: leg %s: median up %.1f s, run %.1f s over '
+                '%d run(s)' % (name, suitebench.median(
+                    [x['up_seconds'] for x in legs]), suitebench.median(
+                    [x['run_seconds'] for x in legs]), len(legs)))
+    return len(failed)
+
+
+def bench_verdicts(count, keep):
+    for name in SINGLE_LEG:
+        if os.environ.pop(name, None) is not None:
+            sh.echo('bench-verdicts: %s ignored (it would run one leg, not '
+                    'the full verdict)' % name)
+    runs = []
+    for index in range(1, count + 1):
+        runs.append(verdict_run(index, keep))
+        with open(os.path.join(keep, 'bench-verdicts.json'), 'w') as f:
+            json.dump(runs, f, indent=1)
+    failed = print_verdicts(runs)
+    sh.echo('bench-verdicts: logs, each run\'s merged report and '
+            'bench-verdicts.json in %s' % keep)
+    raise SystemExit(1 if failed else 0)
+
+
+def verdicts_main(argv):
+    sh.setup()
+    raw = (argv[0] if argv else '') or os.environ.get(
+        'BENCH_VERDICTS') or str(VERDICTS)
+    if not raw.isdigit() or int(raw) < 1:
+        sh.fail('bench-verdicts', 'the number of runs is a positive '
+                'integer, not %r' % raw, 2)
+    keep = sh.path('logs', 'bench-verdicts')
+    shutil.rmtree(keep, ignore_errors=True)
+    os.makedirs(keep)
+    return sh.run_stage(lambda: bench_verdicts(int(raw), keep))

@@ -77,6 +77,9 @@ SUBCOMMANDS = {
     'bench-suite': ('pending_aio.bench', 'suite_main',
                     'wall time, servers booted, time per requirement and '
                     "ratio to the cloud's floor of the suite"),
+    'bench-verdicts': ('pending_aio.bench', 'verdicts_main',
+                       'the full multi-leg verdict N times in a row: '
+                       'every failure, times per leg'),
     'bench-floor': ('pending_aio.floor', 'main',
                     'time to ACTIVE, to PENDING and to delete by direct '
                     'API calls'),

@@ -21,27 +21,29 @@ is: bring the cloud up if needed (it is left running), then
 
 Without arguments it decides every requirement the reference cloud can
 show: it runs each configuration leg of :data:`LEGS` (the whole suite on
-the default cloud, then the tests that need another host_status policy
+the default cloud, and the tests that need another host_status policy
 profile, quota counting mode or ``use_pending_state``), each as one
 ``up`` with the leg's variables (a profile switch rewrites the policy file;
-a quota or PENDING switch restarts nova's services) and one ``run``, puts
-the default cloud back, and merges the legs' reports with
-``pending-conformance merge``: each row names the leg that decided it::
+a quota or PENDING switch restarts nova's services) and one ``run``, the
+default cloud's last (its ``up`` puts that cloud back), and merges the
+legs' reports with ``pending-conformance merge``: each row names the leg
+that decided it::
 
     tox -e conformance                          # every leg, merged
     CONFORMANCE_LEGS=default tox -e conformance # the default cloud only
     tox -e conformance -- --regex X             # arguments go to `run`,
                                                 # on the default cloud
     AIO_EXTRA_VARS=... tox -e conformance       # one run, that cloud
-    CONFORMANCE_MODE=certify tox -e conformance  # the first leg and the
-                                                 # merge certify, the
+    CONFORMANCE_MODE=certify tox -e conformance  # the default leg and
+                                                 # the merge certify, the
                                                  # partial legs explore
 
 Artifacts: .aio/conformance/<leg>/ per leg (leg: nova, PENDING on/off,
 policy profile, quota counting unless in the database; CONFORMANCE_LEG
 names a single run's) and .aio/conformance/merged/ (report.json,
-report.txt).  Every leg's ``up`` takes AIO_BASE_VARS too (the nova to
-run...); AIO_EXTRA_VARS is the leg's own.
+report.txt; legs.json: each leg's ``up`` and ``run`` seconds).  Every
+leg's ``up`` takes AIO_BASE_VARS too (the nova to run...); AIO_EXTRA_VARS
+is the leg's own.
 
 ``python -m pending_aio conformance-report JSON-FILE``
 (``tools/conformance-report``): the conformance report (one line per
@@ -50,10 +52,12 @@ cloud's workspace; also written as JSON.
 """
 
 import collections
+import json
 import os
 import shutil
 import subprocess
 import sys
+import time
 
 from pending_aio import sh
 
@@ -71,9 +75,10 @@ QUOTA_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
 
 Leg = collections.namedtuple('Leg', 'variables regex decides')
 
-# The legs of the full verdict, in an order that restarts nova least (a
-# policy profile switch restarts nothing).  ``variables``: AIO_EXTRA_VARS
-# of its `up` ('' is the default cloud).
+# The legs of the full verdict, in the order their reports merge;
+# :func:`run_order` runs the default cloud's last, the others in an order
+# that restarts nova least (a policy profile switch restarts nothing).
+# ``variables``: AIO_EXTRA_VARS of its `up` ('' is the default cloud).
 LEGS = (
     Leg('', SUITE_REGEX, 'every requirement the default cloud shows '
         '(PENDING on, admin_only, quota counted in the database)'),
@@ -117,31 +122,60 @@ def up(variables, log):
                 % (variables or 'the default configuration', rc, log), rc)
 
 
-def all_legs(mode):
+def run_order(legs=LEGS):
+    """The legs in the order they run: the default cloud's leg last.
+
+    Its ``up`` is then the one that puts the default cloud back, so a run
+    that succeeds needs no ``up`` of its own for that (the trap does it
+    only when a run stops before).
+    """
+    return [leg for leg in legs if leg.variables] + [
+        leg for leg in legs if not leg.variables]
+
+
+def all_legs(mode, trap=None):
     """Every leg of :data:`LEGS`, then the merged report (its status)."""
-    outs, failed = [], []
-    for index, leg in enumerate(LEGS, 1):
+    reports, failed, times = {}, [], []
+    order = run_order()
+    for index, leg in enumerate(order, 1):
         sh.echo('conformance: leg %d of %d: %s'
-                % (index, len(LEGS), leg.decides))
+                % (index, len(order), leg.decides))
+        t0 = time.time()
         up(leg.variables, sh.path('logs', 'up-conformance-leg-%d.log'
                                   % index))
+        t1 = time.time()
+        if trap is not None and not leg.variables:
+            # The default cloud is back.
+            trap.clear()
         name = leg_name()
         out = sh.path('conformance', name)
-        # The legs after the first run part of the suite: certify mode
-        # would fail them for the requirements they leave to the first;
-        # the merge certifies the rows of all legs (merge --mode).
-        rc = run_leg(name, out, mode if index == 1 else 'explore',
+        # The legs that run part of the suite: certify mode would fail them
+        # for the requirements they leave to the default leg; the merge
+        # certifies the rows of all legs (merge --mode).
+        rc = run_leg(name, out, mode if not leg.variables else 'explore',
                      ['--regex', leg.regex])
+        times.append({'leg': name, 'up_seconds': round(t1 - t0, 1),
+                      'run_seconds': round(time.time() - t1, 1),
+                      'exit': rc})
+        sh.echo('conformance: leg %s: up %.1f s, run %.1f s, exit %d'
+                % (name, times[-1]['up_seconds'], times[-1]['run_seconds'],
+                   rc))
         report = os.path.join(out, 'report.json')
         if rc not in (0, 1) or not os.path.isfile(report):
             failed.append('%s (exit %d)' % (name, rc))
         else:
-            outs.append(report)
+            reports[leg] = report
+    # Merged in the order of LEGS: where legs decide a row alike, the
+    # default cloud's leg names it.
+    outs = [reports[leg] for leg in LEGS if leg in reports]
     if not outs:
         sh.fail('conformance', 'no leg could run: %s' % ', '.join(failed), 2)
     merged = sh.path('conformance', 'merged')
     shutil.rmtree(merged, ignore_errors=True)
     os.makedirs(merged)
+    # Each leg's `up` and `run` seconds and exit status (bench-verdicts).
+    with open(os.path.join(merged, 'legs.json'), 'w') as f:
+        json.dump(times, f, indent=1)
     sh.echo('conformance: the legs merged (each row names the leg that '
             'decided it)')
     merge = sh.pending_conformance_argv(
@@ -175,8 +209,8 @@ def main(argv):
             sh.fail('conformance', 'arguments for `run` go with '
                     'CONFORMANCE_LEGS=default (each leg has its own '
                     'regex)', 2)
-        return sh.run_stage(lambda: all_legs(mode),
-                            sh.Trap(put_default_back))
+        trap = sh.Trap(put_default_back)
+        return sh.run_stage(lambda: all_legs(mode, trap), trap)
     rc = sh.run_stage(lambda: sh.aio('up'))
     if rc:
         return rc

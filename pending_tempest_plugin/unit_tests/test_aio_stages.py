@@ -14,6 +14,7 @@
 """The stages of the embedded cloud (pending_aio.sh and its users)."""
 
 import io
+import json
 import os
 import re
 import sys
@@ -261,6 +262,85 @@ class TestOtherStages(StageTestCase):
                           ['up'], ['quota', 'up'], ['pending', 'quota']],
                          chosen)
         self.assertEqual('', conformance.LEGS[0].variables)
+
+    def test_conformance_default_leg_runs_last_and_merges_first(self):
+        # Its `up` puts the default cloud back; the trap then has nothing
+        # to do.  The merge takes the catalogue order of LEGS.
+        order = conformance.run_order()
+        self.assertEqual('', order[-1].variables)
+        self.assertEqual(set(conformance.LEGS), set(order))
+        ups, runs, merged = [], [], []
+        self.useFixture(fixtures.MockPatchObject(
+            conformance, 'up', lambda variables, log: ups.append(variables)))
+        self.useFixture(fixtures.MockPatchObject(
+            conformance, 'leg_name', lambda: 'leg%d' % len(ups)))
+
+        def run_leg(name, out, mode, args):
+            runs.append((name, mode))
+            os.makedirs(out)
+            with open(os.path.join(out, 'report.json'), 'w') as f:
+                f.write('{}')
+            return 0
+        self.useFixture(fixtures.MockPatchObject(conformance, 'run_leg',
+                                                 run_leg))
+        self.useFixture(fixtures.MockPatchObject(
+            sh, 'tee', lambda path, argv: merged.append(argv) or 0))
+        trap = sh.Trap(lambda rc: None)
+        self.exits(0, conformance.all_legs, 'certify', trap)
+        self.assertEqual([leg.variables for leg in order], ups)
+        self.assertIsNone(trap.action)
+        self.assertEqual([('leg1', 'explore'), ('leg2', 'explore'),
+                          ('leg3', 'explore'), ('leg4', 'certify')], runs)
+        self.assertEqual(
+            [self.tmp + '/conformance/leg%d/report.json' % i
+             for i in (4, 1, 2, 3)], merged[0][-4:])
+
+    def test_bench_verdicts_reports_every_failure_and_fails(self):
+        # Run 1 passes; run 2 fails a row; run 3 gives no merged verdict.
+        keep = os.path.join(self.tmp, 'keep')
+        os.makedirs(keep)
+        merged = os.path.join(self.tmp, 'conformance', 'merged')
+        results = iter([
+            (0, {'verdict': {'lines': ['VERDICT: PASS'], 'reasons': []},
+                 'requirements': [{'id': 'HS-06', 'outcome': 'pass'}]}),
+            (1, {'verdict': {'lines': ['VERDICT: FAIL'],
+                             'reasons': ['1 requirement(s) failed: HS-06']},
+                 'requirements': [{'id': 'HS-06', 'outcome': 'fail',
+                                   'detail': 'expected UNKNOWN\nmore',
+                                   'leg': 'l2'}]}),
+            (2, None)])
+
+        def run_to(log, argv, **kwargs):
+            self.assertEqual([sh.aio_cmd(), 'conformance'], argv)
+            rc, report = next(results)
+            with open(log, 'w') as f:
+                f.write('`up` failed\n')
+            if report is not None:
+                os.makedirs(merged)
+                with open(os.path.join(merged, 'report.json'), 'w') as f:
+                    json.dump(report, f)
+                with open(os.path.join(merged, 'legs.json'), 'w') as f:
+                    json.dump([{'leg': 'l2', 'up_seconds': 1.0,
+                                'run_seconds': 2.0, 'exit': rc}], f)
+            return rc
+        self.useFixture(fixtures.MockPatchObject(sh, 'run_to', run_to))
+        os.environ['CONFORMANCE_LEGS'] = 'default'
+        self.exits(1, bench.bench_verdicts, 3, keep)
+        self.assertNotIn('CONFORMANCE_LEGS', os.environ)
+        out = self.printed()
+        self.assertIn('CONFORMANCE_LEGS ignored', out)
+        self.assertIn('FAILURE: HS-06: expected UNKNOWN (leg l2)', out)
+        self.assertIn('FAILURE: 1 requirement(s) failed: HS-06', out)
+        self.assertIn('FAILURE: exit 2 without a merged verdict', out)
+        self.assertIn('FAILURE: `up` failed', out)
+        self.assertIn('3 run(s), 2 failed', out)
+        self.assertIn('leg l2: median up 1.0 s, run 2.0 s over 2 run(s)',
+                      out)
+        with open(os.path.join(keep, 'bench-verdicts.json')) as f:
+            self.assertEqual([0, 1, 2], [r['exit'] for r in json.load(f)])
+        self.assertTrue(os.path.isfile(os.path.join(keep, 'run-2',
+                                                    'report.json')))
+        self.exits(2, bench.verdicts_main, ['0'])
 
     def test_bench_counts_boots_and_actions(self):
         lines = [b'x 202 POST http://h/compute/v2.1/servers 0.5',
