@@ -86,7 +86,8 @@ def switch_profile(profile, quota='db'):
     """The host_status policy profile and nova's quota counting mode.
 
     nova-api re-reads the policy file; the quota counting mode is db by
-    default, another mode rewrites nova.conf and restarts nova.
+    default, another mode rewrites nova.conf and restarts nova's control
+    services (not the computes).
     """
     sh.echo('-- host_status policy profile %s, quota counting %s'
             % (profile, quota))
