@@ -286,6 +286,10 @@ def verdict_run(index, keep):
         for row in report.get('requirements', [])
         if row.get('outcome') == 'fail']
     failures.extend(verdict.get('reasons') or [])
+    legs = read_json(os.path.join(merged, 'legs.json')) or []
+    # A leg that could not run (exit 2 or more) is no row of the report.
+    failures.extend('leg %s: exit %d' % (leg['leg'], leg['exit'])
+                    for leg in legs if leg['exit'] not in (0, 1))
     if rc and not failures:
         failures.append('exit %d without a merged verdict; the last lines '
                         'of %s:' % (rc, log))
@@ -296,7 +300,7 @@ def verdict_run(index, keep):
     return {'run': index, 'exit': rc, 'wall_seconds': round(wall, 1),
             'verdict': (verdict.get('lines') or ['no merged verdict'])[0],
             'totals': report.get('totals'),
-            'legs': read_json(os.path.join(merged, 'legs.json')) or [],
+            'legs': legs,
             'failures': failures}
 
 

@@ -271,7 +271,8 @@ class TestOtherStages(StageTestCase):
         self.assertEqual(set(conformance.LEGS), set(order))
         ups, runs, merged = [], [], []
         self.useFixture(fixtures.MockPatchObject(
-            conformance, 'up', lambda variables, log: ups.append(variables)))
+            conformance, 'up',
+            lambda variables, log, check: ups.append(variables) or 0))
         self.useFixture(fixtures.MockPatchObject(
             conformance, 'leg_name', lambda: 'leg%d' % len(ups)))
 
@@ -294,6 +295,43 @@ class TestOtherStages(StageTestCase):
         self.assertEqual(
             [self.tmp + '/conformance/leg%d/report.json' % i
              for i in (4, 1, 2, 3)], merged[0][-4:])
+
+    def test_conformance_a_leg_that_cannot_come_up_fails_alone(self):
+        # The other legs still run and merge; the trap stays set when the
+        # default cloud's own `up` failed.
+        runs, merged = [], []
+        ups = iter([0, 3, 0, 5])
+
+        def run_to(log, argv, **kwargs):
+            return next(ups)
+        self.useFixture(fixtures.MockPatchObject(sh, 'run_to', run_to))
+        self.useFixture(fixtures.MockPatchObject(
+            conformance, 'leg_name', lambda: 'leg%d' % len(runs)))
+
+        def run_leg(name, out, mode, args):
+            runs.append(name)
+            os.makedirs(out)
+            with open(os.path.join(out, 'report.json'), 'w') as f:
+                f.write('{}')
+            return 0
+        self.useFixture(fixtures.MockPatchObject(conformance, 'run_leg',
+                                                 run_leg))
+        self.useFixture(fixtures.MockPatchObject(
+            sh, 'tee', lambda path, argv: merged.append(argv) or 0))
+        action = lambda rc: None  # noqa: E731
+        trap = sh.Trap(action)
+        self.exits(2, conformance.all_legs, 'explore', trap)
+        self.assertEqual(['leg0', 'leg1'], runs)
+        self.assertIs(action, trap.action)
+        self.assertEqual(2, len([a for a in merged[0]
+                                 if a.endswith('report.json')]) - 1)
+        err = self.printed(self.err)
+        self.assertIn('a leg could not run: %s: `up` failed (exit 3)'
+                      % conformance.run_order()[1].variables, err)
+        self.assertIn('the default cloud: `up` failed (exit 5)', err)
+        with open(self.tmp + '/conformance/merged/legs.json') as f:
+            self.assertEqual([0, 3, 0, 5], [leg['exit']
+                                            for leg in json.load(f)])
 
     def test_bench_verdicts_reports_every_failure_and_fails(self):
         # Run 1 passes; run 2 fails a row; run 3 gives no merged verdict.
@@ -321,7 +359,9 @@ class TestOtherStages(StageTestCase):
                     json.dump(report, f)
                 with open(os.path.join(merged, 'legs.json'), 'w') as f:
                     json.dump([{'leg': 'l2', 'up_seconds': 1.0,
-                                'run_seconds': 2.0, 'exit': rc}], f)
+                                'run_seconds': 2.0, 'exit': rc},
+                               {'leg': 'l3', 'up_seconds': 1.0,
+                                'run_seconds': 0.0, 'exit': 3 * rc}], f)
             return rc
         self.useFixture(fixtures.MockPatchObject(sh, 'run_to', run_to))
         os.environ['CONFORMANCE_LEGS'] = 'default'
@@ -332,6 +372,8 @@ class TestOtherStages(StageTestCase):
         self.assertIn('FAILURE: HS-06: expected UNKNOWN (leg l2)', out)
         self.assertIn('FAILURE: 1 requirement(s) failed: HS-06', out)
         self.assertIn('FAILURE: exit 2 without a merged verdict', out)
+        self.assertIn('FAILURE: leg l3: exit 3', out)
+        self.assertNotIn('FAILURE: leg l3: exit 0', out)
         self.assertIn('FAILURE: `up` failed', out)
         self.assertIn('3 run(s), 2 failed', out)
         self.assertIn('leg l2: median up 1.0 s, run 2.0 s over 2 run(s)',

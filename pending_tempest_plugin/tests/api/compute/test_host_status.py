@@ -15,8 +15,9 @@
 
 UP and "" (no host), the absence of the key below 2.16, the 2.75 update and
 rebuild responses, and who sees what under the configured policy profile.
-The states that need a compute disabled, forced down or stopped are in
-test_host_status_disruptive.py.
+The states that need a compute disabled or forced down are in
+test_host_status_disruptive.py, those that need one stopped in
+test_host_status_listing.HostStatusListingStoppedComputeTest.
 """
 
 from tempest import config
