@@ -239,6 +239,29 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
                 % (server_id, host, moved, why))
         return moved
 
+    @classmethod
+    def server_on_disruptive_host(cls, **kwargs):
+        """(server, host): a server booted on a ``disruptive_hosts`` host.
+
+        Cold-migrated to the first of them if the scheduler put it
+        elsewhere; ``kwargs`` go to ``create_server``.
+        """
+        server = cls.create_server(**kwargs)
+        host = cls.host_of(server['id'])
+        allowed = CONF.nova_conformance.disruptive_hosts
+        if host not in allowed:
+            host = cls.move_to(
+                server['id'], allowed[0],
+                'the scheduler put the server on %s, which '
+                '[nova_conformance] disruptive_hosts does not list' % host)
+        return server, host
+
+    def admin_host_status(self, server):
+        """The host_status admin reads for ``server`` at 2.16."""
+        with self.at('2.16'):
+            return self.admin_servers.show_server(
+                server['id'])['server'].get('host_status')
+
     def host_control(self):
         """A HostControl for this test; every change undone at cleanup."""
         return self._host_control(self)

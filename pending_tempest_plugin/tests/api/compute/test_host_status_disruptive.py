@@ -49,24 +49,11 @@ class HostStatusDisruptiveBase(base.ConformanceTest):
     @classmethod
     def resource_setup(cls):
         super(HostStatusDisruptiveBase, cls).resource_setup()
-        cls.server = cls.create_server()
-        cls.host = cls.host_of(cls.server['id'])
-        allowed = CONF.nova_conformance.disruptive_hosts
-        if cls.host not in allowed:
-            cls.host = cls.move_to(
-                cls.server['id'], allowed[0],
-                'the scheduler put the server on %s, which '
-                '[nova_conformance] disruptive_hosts does not list'
-                % cls.host)
+        cls.server, cls.host = cls.server_on_disruptive_host()
 
     def setUp(self):
         super(HostStatusDisruptiveBase, self).setUp()
         self.hosts = self.host_control()
-
-    def admin_host_status(self):
-        with self.at('2.16'):
-            return self.admin_servers.show_server(
-                self.server['id'])['server'].get('host_status')
 
 
 @decorators.serial
@@ -110,7 +97,7 @@ class HostStatusDisruptiveTest(HostStatusDisruptiveBase):
         """
         self.hosts.force_down(self.host)
         self.hosts.disable(self.host)
-        actual = self.admin_host_status()
+        actual = self.admin_host_status(self.server)
         if actual == NOVA_PRECEDENCE:
             self.expectFailure(
                 'HS-10 (flagged): the cloud answers %s, as nova\'s '

@@ -58,6 +58,8 @@ CONF = config.CONF
 HOSTED_SERVERS = 3
 HOST_STATUS_MICROVERSION = '2.16'
 SERVICES_MICROVERSION = '2.53'
+TWO_HOSTS = ('Servers on several hosts: set [compute] min_compute_nodes to 2 '
+             'or more if the cloud has that many computes.')
 
 
 class HostStatusListingBase(base.ConformanceTest):
@@ -75,17 +77,13 @@ class HostStatusListingBase(base.ConformanceTest):
 
     def need_two_hosts(self):
         if not self.two_hosts():
-            self.skipTest('Servers on several hosts: set [compute] '
-                          'min_compute_nodes to 2 or more if the cloud has '
-                          'that many computes.')
+            self.skipTest(TWO_HOSTS)
 
     @classmethod
     def skip_checks(cls):
         super(HostStatusListingBase, cls).skip_checks()
         if cls.two_hosts_required and not cls.two_hosts():
-            raise cls.skipException(
-                'Servers on several hosts: set [compute] min_compute_nodes '
-                'to 2 or more if the cloud has that many computes.')
+            raise cls.skipException(TWO_HOSTS)
 
     @classmethod
     def resource_setup(cls):
@@ -118,14 +116,7 @@ class HostStatusListingBase(base.ConformanceTest):
     @classmethod
     def one_host(cls):
         """One server, on a disruptive host (``cls.target``)."""
-        server = cls.create_server(name='%s-0' % cls.stem)
-        host = cls.host_of(server['id'])
-        allowed = CONF.nova_conformance.disruptive_hosts
-        if host not in allowed:
-            host = cls.move_to(
-                server['id'], allowed[0],
-                'the scheduler put the server on %s, which '
-                '[nova_conformance] disruptive_hosts does not list' % host)
+        server, host = cls.server_on_disruptive_host(name='%s-0' % cls.stem)
         cls.servers, cls.target = [server], host
         cls.placed = {server['id']: host}
 
@@ -293,11 +284,6 @@ class HostStatusListingStoppedComputeTest(HostStatusListingBase):
         super(HostStatusListingStoppedComputeTest, self).setUp()
         self.hosts = self.host_control()
 
-    def admin_host_status(self):
-        with self.at(HOST_STATUS_MICROVERSION):
-            return self.admin_servers.show_server(
-                self.server['id'])['server'].get('host_status')
-
     @decorators.attr(type='slow')
     @decorators.idempotent_id('e7a70ce0-c1fd-452c-8a76-224998b68508')
     @markers.requirements('HS-06', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
@@ -316,7 +302,7 @@ class HostStatusListingStoppedComputeTest(HostStatusListingBase):
     def test_disabled_and_stopped(self):
         """MAINTENANCE overrides UNKNOWN."""
         self.hosts.disable(self.target)
-        self.assertEqual('MAINTENANCE', self.admin_host_status())
+        self.assertEqual('MAINTENANCE', self.admin_host_status(self.server))
 
     @decorators.attr(type='slow')
     @decorators.idempotent_id('3492a9b2-82bd-4f91-9844-01a1e8c5a995')
@@ -324,7 +310,7 @@ class HostStatusListingStoppedComputeTest(HostStatusListingBase):
     def test_forced_down_and_stopped(self):
         """DOWN overrides UNKNOWN."""
         self.hosts.force_down(self.target)
-        self.assertEqual('DOWN', self.admin_host_status())
+        self.assertEqual('DOWN', self.admin_host_status(self.server))
 
     @decorators.attr(type='slow')
     @decorators.idempotent_id('b1c8b80f-e73e-4c95-a08d-5dfd3182a359')
