@@ -25,10 +25,9 @@ the default cloud, and the tests that need another host_status policy
 profile, quota counting mode or ``use_pending_state``), each as one
 ``up`` with the leg's variables (a profile switch rewrites the policy file;
 a quota or PENDING switch restarts nova's control services, not the
-computes) and one ``run``, the
-default cloud's last (its ``up`` puts that cloud back), and merges the
-legs' reports with ``pending-conformance merge``: each row names the leg
-that decided it::
+computes) and one ``run``, the default cloud's last (its ``up`` puts that
+cloud back), and merges the legs' reports with ``pending-conformance
+merge``: each row names the leg that decided it::
 
     tox -e conformance                          # every leg, merged
     CONFORMANCE_LEGS=default tox -e conformance # the default cloud only

@@ -263,6 +263,19 @@ class TestOtherStages(StageTestCase):
                          chosen)
         self.assertEqual('', conformance.LEGS[0].variables)
 
+    def fake_legs(self, runs, merged):
+        """Fake legs: (name, mode) to RUNS, a report each, merge to MERGED."""
+        def run_leg(name, out, mode, args):
+            runs.append((name, mode))
+            os.makedirs(out)
+            with open(os.path.join(out, 'report.json'), 'w') as f:
+                f.write('{}')
+            return 0
+        self.useFixture(fixtures.MockPatchObject(conformance, 'run_leg',
+                                                 run_leg))
+        self.useFixture(fixtures.MockPatchObject(
+            sh, 'tee', lambda path, argv: merged.append(argv) or 0))
+
     def test_conformance_default_leg_runs_last_and_merges_first(self):
         # Its `up` puts the default cloud back; the trap then has nothing
         # to do.  The merge takes the catalogue order of LEGS.
@@ -275,17 +288,7 @@ class TestOtherStages(StageTestCase):
             lambda variables, log, check: ups.append(variables) or 0))
         self.useFixture(fixtures.MockPatchObject(
             conformance, 'leg_name', lambda: 'leg%d' % len(ups)))
-
-        def run_leg(name, out, mode, args):
-            runs.append((name, mode))
-            os.makedirs(out)
-            with open(os.path.join(out, 'report.json'), 'w') as f:
-                f.write('{}')
-            return 0
-        self.useFixture(fixtures.MockPatchObject(conformance, 'run_leg',
-                                                 run_leg))
-        self.useFixture(fixtures.MockPatchObject(
-            sh, 'tee', lambda path, argv: merged.append(argv) or 0))
+        self.fake_legs(runs, merged)
         trap = sh.Trap(lambda rc: None)
         self.exits(0, conformance.all_legs, 'certify', trap)
         self.assertEqual([leg.variables for leg in order], ups)
@@ -307,21 +310,11 @@ class TestOtherStages(StageTestCase):
         self.useFixture(fixtures.MockPatchObject(sh, 'run_to', run_to))
         self.useFixture(fixtures.MockPatchObject(
             conformance, 'leg_name', lambda: 'leg%d' % len(runs)))
-
-        def run_leg(name, out, mode, args):
-            runs.append(name)
-            os.makedirs(out)
-            with open(os.path.join(out, 'report.json'), 'w') as f:
-                f.write('{}')
-            return 0
-        self.useFixture(fixtures.MockPatchObject(conformance, 'run_leg',
-                                                 run_leg))
-        self.useFixture(fixtures.MockPatchObject(
-            sh, 'tee', lambda path, argv: merged.append(argv) or 0))
+        self.fake_legs(runs, merged)
         action = lambda rc: None  # noqa: E731
         trap = sh.Trap(action)
         self.exits(2, conformance.all_legs, 'explore', trap)
-        self.assertEqual(['leg0', 'leg1'], runs)
+        self.assertEqual([('leg0', 'explore'), ('leg1', 'explore')], runs)
         self.assertIs(action, trap.action)
         self.assertEqual(2, len([a for a in merged[0]
                                  if a.endswith('report.json')]) - 1)
