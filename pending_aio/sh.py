@@ -170,9 +170,18 @@ def run(argv, check=True, env=None, **kwargs):
     return rc
 
 
+def log_dir(log):
+    """LOG's directory, made if missing (a first run has no $AIO_DIR/logs).
+
+    0755, as the playbook's preflight makes it.
+    """
+    os.makedirs(os.path.dirname(log) or '.', mode=0o755, exist_ok=True)
+    return log
+
+
 def run_to(log, argv, mode='w', both=False, **kwargs):
     """``COMMAND > LOG`` (``2>&1`` too with ``both``); its exit status."""
-    with open(log, mode) as f:
+    with open(log_dir(log), mode) as f:
         if both:
             kwargs['stderr'] = subprocess.STDOUT
         return run(argv, stdout=f, **kwargs)
@@ -195,7 +204,7 @@ def tee(log, argv, **kwargs):
     """
     _flush()
     env = _env(kwargs.pop('env', None))
-    with open(log, 'wb') as f:
+    with open(log_dir(log), 'wb') as f:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, env=env,
                                 **kwargs)
         out = sys.stdout.buffer

@@ -100,6 +100,18 @@ class TestSh(StageTestCase):
         with open(log) as f:
             self.assertEqual(' - Passed: 2\n', f.read())
 
+    def test_logs_directory_made_on_a_fresh_machine(self):
+        # A fresh checkout has no $AIO_DIR/logs before its first `up`:
+        # `tox -e conformance` writes the first leg's `up` log there.
+        log = sh.path('logs', 'up.log')
+        self.assertEqual(0, sh.run_to(log, ['sh', '-c', 'echo up']))
+        with open(log) as f:
+            self.assertEqual('up\n', f.read())
+        self.assertEqual(0o755, os.stat(os.path.dirname(log)).st_mode & 0o777)
+        log = sh.path('conformance', 'merged', 'report.txt')
+        self.assertEqual(0, sh.tee(log, ['true']))
+        self.assertTrue(os.path.isfile(log))
+
     def test_grep(self):
         log = self.write('log', 'a = 1\nb = 2\n')
         self.assertEqual(0, sh.grep_q('^b = 2$', log))
