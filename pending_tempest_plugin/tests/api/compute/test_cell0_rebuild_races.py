@@ -81,7 +81,12 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
         return [o or (None, None, 'no answer') for o in outcomes]
 
     def _round(self, count, first):
-        """Bury ``count`` servers, race two rebuilds of each; problems."""
+        """Bury ``count`` servers, race two rebuilds of each; problems.
+
+        The pairs race one after the other (no other request of the test
+        is in flight at the API when a pair is released); the rebuilds
+        they start, and then the deletes, proceed together.
+        """
         trigger = self.novalidhost_trigger()
         servers = [self.boot(trigger.flavor['id'], networks='none')
                    for _ in range(count)]
@@ -91,10 +96,13 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
                               'after NoValidHost (at %s)' % self.view_mv)
         trigger.add_capacity()
         problems = []
-        for n, server in enumerate(servers, first):
-            label = 'attempt %d (server %s): ' % (n, server['id'])
+        attempts = list(enumerate(servers, first))
+        for n, server in attempts:
             outcomes = self._together(server['id'])
-            problems.extend(label + p for p in checks.judge_pair(outcomes))
+            problems.extend('attempt %d (server %s): %s' % (
+                n, server['id'], p) for p in checks.judge_pair(outcomes))
+        for n, server in attempts:
+            label = 'attempt %d (server %s): ' % (n, server['id'])
             try:
                 body = self.wait_status(server['id'], 'ACTIVE')
             except Exception as e:
@@ -106,14 +114,22 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
             if len(listed) != 1:
                 problems.append(label + 'the owner lists it %d times'
                                 % len(listed))
-        for n, server in enumerate(servers, first):
+        deleting = []
+        for n, server in attempts:
             try:
                 self.owner_servers.delete_server(server['id'])
-                waiters.wait_for_server_deletion(self.admin_servers,
-                                                 server['id'])
             except Exception as e:
                 problems.append('attempt %d (server %s): cannot be deleted: '
                                 '%s' % (n, server['id'], e))
+                continue
+            deleting.append((n, server))
+        for n, server in deleting:
+            try:
+                waiters.wait_for_server_deletion(self.admin_servers,
+                                                 server['id'])
+            except Exception as e:
+                problems.append('attempt %d (server %s): not deleted: %s'
+                                % (n, server['id'], e))
                 continue
             problems.extend('attempt %d (server %s): %s' % (
                 n, server['id'], p) for p in self.leftovers(server['id']))
