@@ -288,8 +288,9 @@ def cmd_run(args):
         if 0 < sets < concurrency:
             print('pending-conformance: --concurrency %d lowered to %d: the '
                   'accounts file has persona sets for %d test worker(s) '
-                  '(per worker a member and a reader of one project and an '
-                  'account of another)' % (concurrency, sets, sets),
+                  '(per worker a member and a reader of one project, an '
+                  'account of another and, in a run with admin, an admin '
+                  'account of its own)' % (concurrency, sets, sets),
                   flush=True)
             concurrency = sets
     regex = args.regex or DEFAULT_REGEX

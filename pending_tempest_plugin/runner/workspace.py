@@ -138,17 +138,33 @@ def check_accounts(path):
     return []
 
 
+def admin_accounts(entries):
+    """How many distinct admin accounts the file has.
+
+    Entries that are the same account (user, project and their domains)
+    are one: Tempest locks an account by a hash of its entry.
+    """
+    return len({(e['username'], e.get('user_domain_name'),
+                 e['project_name'], e.get('project_domain_name'))
+                for e in entries if is_admin_account(e)})
+
+
 def persona_sets(entries):
     """How many test workers the accounts can serve at once.
 
     Each running test class holds its own owner_member, owner_reader (a
     member and a reader of one project) and other_project (an account of
-    another project) until it ends.
+    another project) until it ends, and, when the file has admin accounts,
+    one of them too: Tempest's pre-provisioned provider locks every account
+    it hands out, and a class that finds no admin account free fails in
+    setUpClass ("Insufficient number of users provided").
     """
     owners = _owner_projects(entries)
     others = [e for e in entries
               if not is_admin_account(e) and e['project_name'] not in owners]
-    return min(len(owners), len(others))
+    sets = min(len(owners), len(others))
+    admins = admin_accounts(entries)
+    return min(sets, admins) if admins else sets
 
 
 def ordered_accounts(entries):

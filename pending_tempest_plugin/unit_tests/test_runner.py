@@ -257,13 +257,26 @@ class TestWorkspace(fakes.FileTestCase):
             return [{'username': u, 'password': 'p', 'project_name': p,
                      'roles': r} for u, p, r in accounts]
         one = (('a-m', 'A', ['member']), ('a-r', 'A', ['reader']),
-               ('b-m', 'B', ['member']), ('admin', 'admin', ['admin']))
-        self.assertEqual(1, workspace.persona_sets(entries(*one)))
+               ('b-m', 'B', ['member']))
         two = one + (('c-m', 'C', ['member']), ('c-r', 'C', ['reader']),
                      ('d-m', 'D', ['member']))
+        admin = (('admin', 'admin', ['admin']),)
+        # Member-only: the persona sets alone.
+        self.assertEqual(1, workspace.persona_sets(entries(*one)))
         self.assertEqual(2, workspace.persona_sets(entries(*two)))
         # a second owner project without a second other-project account
         self.assertEqual(1, workspace.persona_sets(entries(*two[:-1])))
+        # With admin, each worker's class holds an admin account too
+        # (Tempest locks it; a class finding none free fails): one admin
+        # account, one worker, however many persona sets.
+        self.assertEqual(1, workspace.persona_sets(entries(*one + admin)))
+        self.assertEqual(1, workspace.persona_sets(entries(*two + admin)))
+        # The same account twice is one account.
+        self.assertEqual(1, workspace.persona_sets(
+            entries(*two + admin + admin)))
+        admins = admin + (('admin2', 'admin', ['admin']),)
+        self.assertEqual(2, workspace.persona_sets(entries(*two + admins)))
+        self.assertEqual(1, workspace.persona_sets(entries(*one + admins)))
 
     def test_application_credentials_need_accounts(self):
         e = self.assertRaises(workspace.WorkspaceError,
