@@ -175,7 +175,10 @@ def log_dir(log):
 
     0755, as the playbook's preflight makes it.
     """
-    os.makedirs(os.path.dirname(log) or '.', mode=0o755, exist_ok=True)
+    folder = os.path.dirname(log) or '.'
+    if not os.path.isdir(folder):
+        os.makedirs(folder, exist_ok=True)
+        os.chmod(folder, 0o755)   # whatever the umask
     return log
 
 

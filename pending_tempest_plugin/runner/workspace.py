@@ -138,14 +138,21 @@ def check_accounts(path):
     return []
 
 
-def admin_accounts(entries):
-    """How many distinct admin accounts the file has.
+# The fields of an accounts entry Tempest's pre-provisioned provider locks
+# an account by (PreProvisionedCredentialProvider.HASH_CRED_FIELDS: the
+# credential fields Keystone v2 and v3 share; domains are not among them).
+LOCK_FIELDS = frozenset(('username', 'password', 'project_name',
+                         'tenant_name', 'user_id', 'project_id', 'tenant_id'))
 
-    Entries that are the same account (user, project and their domains)
-    are one: Tempest locks an account by a hash of its entry.
+
+def admin_accounts(entries):
+    """How many admin accounts Tempest can lock at once from the file.
+
+    Entries with the same credential fields (:data:`LOCK_FIELDS`) are one
+    lock, whatever else they say (domains, roles, types).
     """
-    return len({(e['username'], e.get('user_domain_name'),
-                 e['project_name'], e.get('project_domain_name'))
+    return len({tuple(sorted((k, str(v)) for k, v in e.items()
+                             if k in LOCK_FIELDS))
                 for e in entries if is_admin_account(e)})
 
 

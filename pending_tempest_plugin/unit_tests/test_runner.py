@@ -271,12 +271,22 @@ class TestWorkspace(fakes.FileTestCase):
         # account, one worker, however many persona sets.
         self.assertEqual(1, workspace.persona_sets(entries(*one + admin)))
         self.assertEqual(1, workspace.persona_sets(entries(*two + admin)))
-        # The same account twice is one account.
+        # The same account twice is one lock, even with a domain added.
         self.assertEqual(1, workspace.persona_sets(
             entries(*two + admin + admin)))
+        same = entries(*two + admin + admin)
+        same[-1]['user_domain_name'] = 'Default'
+        same[-1]['types'] = ['admin']
+        self.assertEqual(1, workspace.persona_sets(same))
         admins = admin + (('admin2', 'admin', ['admin']),)
         self.assertEqual(2, workspace.persona_sets(entries(*two + admins)))
         self.assertEqual(1, workspace.persona_sets(entries(*one + admins)))
+
+    def test_lock_fields_are_tempests(self):
+        from tempest.lib.common import preprov_creds
+        self.assertEqual(
+            set(preprov_creds.PreProvisionedCredentialProvider
+                .HASH_CRED_FIELDS), set(workspace.LOCK_FIELDS))
 
     def test_application_credentials_need_accounts(self):
         e = self.assertRaises(workspace.WorkspaceError,

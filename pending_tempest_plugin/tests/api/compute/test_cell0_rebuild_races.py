@@ -108,9 +108,13 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
             except Exception as e:
                 problems.append(label + 'did not end ACTIVE: %s' % e)
                 continue
-            listed = [s for s in self.owner_servers.list_servers(
-                name='^%s$' % body['name'])['servers']
-                if s['id'] == server['id']]
+            try:
+                listed = [s for s in self.owner_servers.list_servers(
+                    name='^%s$' % body['name'])['servers']
+                    if s['id'] == server['id']]
+            except Exception as e:
+                problems.append(label + 'the owner cannot list it: %s' % e)
+                continue
             if len(listed) != 1:
                 problems.append(label + 'the owner lists it %d times'
                                 % len(listed))
@@ -131,8 +135,12 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
                 problems.append('attempt %d (server %s): not deleted: %s'
                                 % (n, server['id'], e))
                 continue
+            try:
+                left = self.leftovers(server['id'])
+            except Exception as e:
+                left = ['cannot check what is left of it: %s' % e]
             problems.extend('attempt %d (server %s): %s' % (
-                n, server['id'], p) for p in self.leftovers(server['id']))
+                n, server['id'], p) for p in left)
         return problems
 
     @decorators.attr(type='slow')
