@@ -96,13 +96,13 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
                               'after NoValidHost (at %s)' % self.view_mv)
         trigger.add_capacity()
         problems = []
-        attempts = list(enumerate(servers, first))
-        for n, server in attempts:
+        # (label, server): the label starts each problem of that attempt.
+        attempts = [('attempt %d (server %s): ' % (n, server['id']), server)
+                    for n, server in enumerate(servers, first)]
+        for label, server in attempts:
             outcomes = self._together(server['id'])
-            problems.extend('attempt %d (server %s): %s' % (
-                n, server['id'], p) for p in checks.judge_pair(outcomes))
-        for n, server in attempts:
-            label = 'attempt %d (server %s): ' % (n, server['id'])
+            problems.extend(label + p for p in checks.judge_pair(outcomes))
+        for label, server in attempts:
             try:
                 body = self.wait_status(server['id'], 'ACTIVE')
             except Exception as e:
@@ -119,28 +119,25 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
                 problems.append(label + 'the owner lists it %d times'
                                 % len(listed))
         deleting = []
-        for n, server in attempts:
+        for label, server in attempts:
             try:
                 self.owner_servers.delete_server(server['id'])
             except Exception as e:
-                problems.append('attempt %d (server %s): cannot be deleted: '
-                                '%s' % (n, server['id'], e))
+                problems.append(label + 'cannot be deleted: %s' % e)
                 continue
-            deleting.append((n, server))
-        for n, server in deleting:
+            deleting.append((label, server))
+        for label, server in deleting:
             try:
                 waiters.wait_for_server_deletion(self.admin_servers,
                                                  server['id'])
             except Exception as e:
-                problems.append('attempt %d (server %s): not deleted: %s'
-                                % (n, server['id'], e))
+                problems.append(label + 'not deleted: %s' % e)
                 continue
             try:
                 left = self.leftovers(server['id'])
             except Exception as e:
                 left = ['cannot check what is left of it: %s' % e]
-            problems.extend('attempt %d (server %s): %s' % (
-                n, server['id'], p) for p in left)
+            problems.extend(label + p for p in left)
         return problems
 
     @decorators.attr(type='slow')
