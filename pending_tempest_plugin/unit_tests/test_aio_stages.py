@@ -159,6 +159,14 @@ class TestPluginLegs(StageTestCase):
                                        if plugin_legs.selected(leg)])
         self.assertFalse(plugin_legs.selected('pending', 'pending-off'))
         self.assertTrue(plugin_legs.selected('stock', 'stock  profiles'))
+        # In the order they run, whatever the order of the words: the
+        # pending-off leg right after the profiles leg (its `up` puts the
+        # default profile back), the stock leg last (it may purge).
+        self.assertEqual(['profiles', 'pending-off', 'mutants', 'stock'],
+                         plugin_legs.chosen('stock mutants pending-off '
+                                            'profiles'))
+        self.assertEqual(['pending-off', 'stock'],
+                         plugin_legs.chosen('stock pending-off'))
         # A typo runs nothing silently no more: it is an error.
         e = self.assertRaises(SystemExit, plugin_legs.selected, 'stock',
                               'stock profile')
