@@ -62,8 +62,7 @@ def create(root):
 
 
 def _roles(entry):
-    roles = entry.get('roles') or []
-    return set([roles] if isinstance(roles, str) else roles)
+    return set(entry.get('roles') or [])
 
 
 def is_admin_account(entry):
@@ -99,20 +98,40 @@ def read_accounts(path):
                    if not entry.get(k)]
         if missing:
             problems.append('entry %d lacks %s' % (n, ', '.join(missing)))
+        # Tempest iterates them: "roles: admin" would be the roles a, d,
+        # m, i and n, and the account no admin.
+        for key in ('roles', 'types'):
+            value = entry.get(key)
+            if value is not None and (
+                    not isinstance(value, list)
+                    or not all(isinstance(v, str) for v in value)):
+                problems.append('entry %d: %s must be a list of names, '
+                                'e.g. %s: [%s], not %r'
+                                % (n, key, key, 'member' if key == 'roles'
+                                   else 'admin', value))
     if problems:
         raise WorkspaceError('; '.join(problems))
     return entries
 
 
+def lock_key(entry):
+    """The account as Tempest locks it (:data:`LOCK_FIELDS`)."""
+    return tuple(sorted((k, str(v)) for k, v in entry.items()
+                        if k in LOCK_FIELDS))
+
+
 def _owner_projects(entries):
-    """Projects with a member account and another, reader, account."""
+    """Projects with a member account and another, reader, account.
+
+    Two entries of one account (the same :func:`lock_key`) are one.
+    """
     owners = set()
     for project in {e['project_name'] for e in entries}:
         users = [e for e in entries
                  if e['project_name'] == project and not is_admin_account(e)]
-        members = [e for e in users if 'member' in _roles(e)]
-        readers = [e for e in users if 'reader' in _roles(e)]
-        if any(m is not r for m in members for r in readers):
+        members = {lock_key(e) for e in users if 'member' in _roles(e)}
+        readers = {lock_key(e) for e in users if 'reader' in _roles(e)}
+        if any(m != r for m in members for r in readers):
             owners.add(project)
     return owners
 
@@ -151,9 +170,7 @@ def admin_accounts(entries):
     Entries with the same credential fields (:data:`LOCK_FIELDS`) are one
     lock, whatever else they say (domains, roles, types).
     """
-    return len({tuple(sorted((k, str(v)) for k, v in e.items()
-                             if k in LOCK_FIELDS))
-                for e in entries if is_admin_account(e)})
+    return len({lock_key(e) for e in entries if is_admin_account(e)})
 
 
 def persona_sets(entries):
@@ -167,8 +184,8 @@ def persona_sets(entries):
     setUpClass ("Insufficient number of users provided").
     """
     owners = _owner_projects(entries)
-    others = [e for e in entries
-              if not is_admin_account(e) and e['project_name'] not in owners]
+    others = {lock_key(e) for e in entries
+              if not is_admin_account(e) and e['project_name'] not in owners}
     sets = min(len(owners), len(others))
     admins = admin_accounts(entries)
     return min(sets, admins) if admins else sets

@@ -231,6 +231,17 @@ class TestWorkspace(fakes.FileTestCase):
                  'no project has a member account and another, reader'),
                 (good.replace('project_name: B', 'project_name: A'),
                  'no non-admin account in a project other than the owner'),
+                # Tempest would read the roles a, d, m, i, n.
+                (good + '- {username: admin, password: p, '
+                 'project_name: admin, roles: admin}\n',
+                 "entry 4: roles must be a list of names, e.g. roles: "
+                 "[member], not 'admin'"),
+                (good.replace('roles: [reader]', 'types: reader'),
+                 "entry 2: types must be a list of names"),
+                # The same account twice is one account: no reader left.
+                (good.replace('username: r1', 'username: a1').replace(
+                    '[reader]', '[member, reader]'),
+                 'no project has a member account and another, reader'),
                 ('{[', 'is not YAML')):
             self.assertIn(message, '; '.join(workspace.check_accounts(
                 self.write('a.yaml', text))))
@@ -245,7 +256,7 @@ class TestWorkspace(fakes.FileTestCase):
             {'username': u, 'password': 'p', 'project_name': p,
              'roles': r} for u, p, r in (
                 ('admin', 'admin', ['admin']), ('a-m', 'A', ['member']),
-                ('a-r', 'A', 'reader'), ('b-m', 'B', ['member']),
+                ('a-r', 'A', ['reader']), ('b-m', 'B', ['member']),
                 ('c-m', 'C', ['member']), ('c-r', 'C', ['reader']),
                 ('d-m', 'D', ['member']))]
         self.assertEqual(['b-m', 'd-m', 'a-m', 'a-r', 'c-m', 'c-r', 'admin'],
@@ -280,6 +291,9 @@ class TestWorkspace(fakes.FileTestCase):
         self.assertEqual(1, workspace.persona_sets(same))
         admins = admin + (('admin2', 'admin', ['admin']),)
         self.assertEqual(2, workspace.persona_sets(entries(*two + admins)))
+        # An other-project account listed twice is one lock: one worker.
+        self.assertEqual(1, workspace.persona_sets(
+            entries(*two[:-1] + (one[-1],) + admins)))
         self.assertEqual(1, workspace.persona_sets(entries(*one + admins)))
 
     def test_lock_fields_are_tempests(self):
