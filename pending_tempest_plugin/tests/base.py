@@ -73,6 +73,10 @@ class _ClassCleanups(object):
 class ConformanceTest(api_version_utils.BaseMicroversionTest,
                       test.BaseTestCase):
 
+    # The personas: owner_member (primary), owner_reader (project_reader,
+    # same project), other_project (alt) and admin.  A class that asks
+    # only some of them gets only those (each is a project, user or role
+    # assignment Tempest creates, and a lock on a pre-provisioned account).
     credentials = ['primary', 'project_reader', 'alt', 'admin']
 
     # The microversion range a test class needs; the class skips (naming
@@ -116,20 +120,21 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
     @classmethod
     def setup_clients(cls):
         super(ConformanceTest, cls).setup_clients()
-        cls.persona_servers = {
-            'owner_member': cls.os_primary.servers_client,
-            'owner_reader': cls.os_project_reader.servers_client,
-            'other_project': cls.os_alt.servers_client,
-        }
+        cls.persona_servers = {'owner_member': cls.os_primary.servers_client}
+        reader = other = None
+        if 'project_reader' in cls.credentials:
+            cls.persona_servers['owner_reader'] = (
+                cls.os_project_reader.servers_client)
+            reader = cls.os_project_reader.credentials.project_id
+        if 'alt' in cls.credentials:
+            cls.persona_servers['other_project'] = cls.os_alt.servers_client
+            other = cls.os_alt.credentials.project_id
         cls.admin_servers = None
         if 'admin' in cls.credentials:
             cls.admin_servers = cls.os_admin.servers_client
             cls.persona_servers['admin'] = cls.admin_servers
         cls.owner_project_id = cls.os_primary.credentials.project_id
-        cls.check_personas(
-            cls.owner_project_id,
-            cls.os_project_reader.credentials.project_id,
-            cls.os_alt.credentials.project_id)
+        cls.check_personas(cls.owner_project_id, reader, other)
 
     @staticmethod
     def check_personas(owner, reader, other):
@@ -138,16 +143,17 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
         Dynamic credentials always fit; pre-provisioned ones fit when the
         accounts file has, per test worker, a member and a reader of one
         project and a user of another (doc: running, "Pre-provisioned
-        credentials").
+        credentials").  ``reader`` or ``other`` is None for a class without
+        that persona.
         """
-        if reader != owner:
+        if reader is not None and reader != owner:
             raise lib_exc.InvalidConfiguration(
                 'persona owner_reader (Tempest project_reader, project %s) '
                 'is not in the project of owner_member (Tempest primary, '
                 'project %s): [auth] test_accounts_file needs an account '
                 'with roles [reader] in the project of the member account'
                 % (reader, owner))
-        if other == owner:
+        if other is not None and other == owner:
             raise lib_exc.InvalidConfiguration(
                 'persona other_project (Tempest alt) got an account of the '
                 'owner\'s project %s: [auth] test_accounts_file needs, '

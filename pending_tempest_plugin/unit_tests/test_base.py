@@ -88,6 +88,62 @@ class TestPersonas(base.BaseTestCase):
         self.assertIn('other_project (Tempest alt) got an account of the '
                       "owner's project p-owner", str(e))
 
+    def test_class_without_reader_or_other_project(self):
+        self.assertIsNone(base_test.ConformanceTest.check_personas(
+            'p-owner', None, None))
+        self.assertRaises(lib_exc.InvalidConfiguration,
+                          base_test.ConformanceTest.check_personas,
+                          'p-owner', None, 'p-owner')
+
+    def test_each_class_asks_the_personas_it_uses(self):
+        # Each persona Tempest creates costs a class projects, users and
+        # role assignments (or a pre-provisioned account's lock): a class
+        # asks only those its code (or its bases') uses, and every one it
+        # uses.
+        import inspect
+        import os
+
+        import pending_tempest_plugin.tests as tests
+        # What asks every persona the class has (base.personas() silently
+        # leaves out the ones it lacks), and what asks one by name.
+        every = ('check_visibility', 'check_listings', 'personas()',
+                 'expectations.PERSONAS', 'persona_servers[persona]')
+        uses = {'project_reader': every + ('os_project_reader',
+                                           "'owner_reader'"),
+                'alt': every + ('os_alt', "'other_project'")}
+        top = os.path.dirname(tests.__file__)
+        found = {}
+        for root, _, files in os.walk(top):
+            for name in sorted(files):
+                if not (name.startswith('test_') and name.endswith('.py')):
+                    continue
+                module = __import__(
+                    'pending_tempest_plugin.tests.' + os.path.relpath(
+                        os.path.join(root, name[:-3]), top).replace(
+                            os.sep, '.'), fromlist=['x'])
+                for cls in vars(module).values():
+                    if (isinstance(cls, type) and cls.__name__.endswith(
+                            'Test') and issubclass(cls, test.BaseTestCase)):
+                        source = ''.join(
+                            inspect.getsource(k) for k in cls.__mro__
+                            if k.__module__.startswith(
+                                'pending_tempest_plugin.tests.')
+                            and k is not base_test.ConformanceTest)
+                        found[cls.__name__] = (cls.credentials, source)
+        self.assertIn('Cell0RebuildTest', found)
+        self.assertEqual(['primary', 'admin'],
+                         found['Cell0RebuildTest'][0])
+        self.assertIn('project_reader', found['HostStatusTest'][0])
+        for name, (credentials, source) in sorted(found.items()):
+            for persona, words in uses.items():
+                used = any(w in source for w in words)
+                self.assertEqual(
+                    used, persona in credentials,
+                    '%s: credentials %s, but its code %s %s'
+                    % (name, credentials,
+                       'uses one of' if used else 'uses none of',
+                       ', '.join(words)))
+
 
 class TestRequiredFeatures(base.BaseTestCase):
     """A class skips as a whole, in skip_checks, for what it needs."""

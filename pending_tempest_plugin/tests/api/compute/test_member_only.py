@@ -58,7 +58,7 @@ class MemberOnlyTest(base.ConformanceTest):
 class MemberOnlyMicroversionTest(base.ConformanceTest):
     """The microversions the claims name, as a member reads them."""
 
-    credentials = ['primary', 'project_reader', 'alt']
+    credentials = ['primary']
     required_features = (features.new_microversion,)
 
     @decorators.idempotent_id('377b1a82-62a9-4ae4-a3d7-810bdcf656be')
