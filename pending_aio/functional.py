@@ -157,6 +157,12 @@ def body():
                     env={'FUNCTIONAL_LEGS': ' '.join(rest),
                          'FUNCTIONAL_RESTORE': '0'})
 
+    sh.stage('after every leg: loopback listeners only, no secret readable '
+             'by other users')
+    # The legs write files of their own (wrong-claim copies of
+    # tempest.conf, workspaces, logs): the check again, on all of them.
+    sh.pending_aio('check-host')
+
     sh.stage('bad input (a failed db sync, a port in use, a missing package)')
     # Damages the cloud's data on purpose: it is purged right after.
     sh.substage('functional-bad-input')

@@ -30,6 +30,7 @@ the same stdout, in order.
 
 import os
 import re
+import stat
 import subprocess
 import sys
 import time
@@ -326,13 +327,19 @@ def sed(src, dst, *edits):
 
     Each (PATTERN, REPLACEMENT) of ``edits`` applies in turn, line by line
     (re.MULTILINE: ``^`` and ``$`` are a line's ends; a REPLACEMENT of ''
-    with a PATTERN ending in ``\\n?`` deletes the line).
+    with a PATTERN ending in ``\\n?`` deletes the line).  DST gets SRC's
+    permissions, whatever the umask: a copy of a tempest.conf holds its
+    passwords.
     """
     with open(src) as f:
         text = f.read()
     for pattern, replacement in edits:
         text = re.sub(pattern, replacement, text, flags=re.MULTILINE)
-    with open(dst, 'w') as f:
+    mode = stat.S_IMODE(os.stat(src).st_mode)
+    fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    # An existing DST keeps its mode through O_CREAT: set it first.
+    os.fchmod(fd, mode)
+    with os.fdopen(fd, 'w') as f:
         f.write(text)
 
 

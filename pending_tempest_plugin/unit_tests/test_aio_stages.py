@@ -17,6 +17,7 @@ import io
 import json
 import os
 import re
+import stat
 import sys
 
 import fixtures
@@ -128,6 +129,16 @@ class TestSh(StageTestCase):
                (r'^\[nova_conformance\]$', '[nova_conformance]\ny = 2'))
         with open(conf) as f:
             self.assertEqual('[nova_conformance]\ny = 2\nx = 1\n', f.read())
+        # A copy of a tempest.conf holds its passwords: it gets the
+        # original's mode whatever the umask, a new file as an old one.
+        os.chmod(conf, 0o600)
+        old = self.write('old.conf', 'x')
+        os.chmod(old, 0o644)
+        umask = os.umask(0o022)
+        self.addCleanup(os.umask, umask)
+        for copy in (os.path.join(self.tmp, 'new.conf'), old):
+            sh.sed(conf, copy)
+            self.assertEqual(0o600, stat.S_IMODE(os.stat(copy).st_mode))
 
     def test_run_stage_and_its_trap(self):
         seen = []
