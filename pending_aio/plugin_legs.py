@@ -15,10 +15,10 @@
 
 ``python -m pending_aio functional-plugin`` (``tools/functional-plugin``,
 ``tox -e mutants``): part of the functional stage, runnable on its own
-against a running embedded cloud: the plugin's conformance suite under each
-host_status policy profile and quota counting mode, the reference nova with
-use_pending_state off, the mutants of the reference nova, stock nova; the
-proof that a wrong claim fails; the check that nothing is left behind.
+against a running embedded cloud: the mutants of the reference nova, the
+plugin's conformance suite under each host_status policy profile and quota
+counting mode, the reference nova with use_pending_state off, stock nova;
+the proof that a wrong claim fails; the check that nothing is left behind.
 
 FUNCTIONAL_LEGS selects the legs (default: all of them, always in the order
 of :data:`LEGS`); PLUGIN_REGEX replaces the whole suite's regex;
@@ -34,13 +34,15 @@ import subprocess
 from pending_aio import conformance
 from pending_aio import sh
 
-# In the order they run: each leg's `up` sets the whole configuration it
-# needs, so the pending-off leg follows the profiles leg directly (its `up`
-# also puts the default profile back) and the mutants leg's first `up` puts
-# use_pending_state back; the stock leg needs a purged cloud when the
-# reference nova has run on it (see leg_stock), so it is last, unless the
-# functional stage runs it first on a new cloud.
-LEGS = ('profiles', 'pending-off', 'mutants', 'stock')
+# In the order they run, so that the cloud changes least: the mutants
+# leg's batches run on the default cloud (admin_only, quota counted in the
+# database, use_pending_state on) as the functional stage leaves it, the
+# profiles leg starts on it too, and the pending-off leg's `up` sets the
+# whole configuration it needs, so nothing puts the default profile back
+# in between; the stock leg needs a purged cloud when the reference nova
+# has run on it (see leg_stock), so it is last, unless the functional
+# stage runs it first on a new cloud.
+LEGS = ('mutants', 'profiles', 'pending-off', 'stock')
 
 # The plugin's own suite.  The whole suite runs under the default
 # host_status policy profile; the host_status tests run again under the two
@@ -392,12 +394,12 @@ def leg_stock():
 
 
 def body(trap):
+    if selected('mutants'):
+        leg_mutants(trap)
     if selected('profiles'):
         leg_profiles()
     if selected('pending-off'):
         leg_pending_off()
-    if selected('mutants'):
-        leg_mutants(trap)
     if selected('stock'):
         leg_stock()
     if (os.environ.get('FUNCTIONAL_RESTORE') or '1') == '1':

@@ -171,9 +171,10 @@ class TestPluginLegs(StageTestCase):
         self.assertFalse(plugin_legs.selected('pending', 'pending-off'))
         self.assertTrue(plugin_legs.selected('stock', 'stock  profiles'))
         # In the order they run, whatever the order of the words: the
-        # pending-off leg right after the profiles leg (its `up` puts the
-        # default profile back), the stock leg last (it may purge).
-        self.assertEqual(['profiles', 'pending-off', 'mutants', 'stock'],
+        # mutants on the default cloud, the pending-off leg after the
+        # profiles leg (its `up` sets every option it needs), the stock leg
+        # last (it may purge).
+        self.assertEqual(['mutants', 'profiles', 'pending-off', 'stock'],
                          plugin_legs.chosen('stock mutants pending-off '
                                             'profiles'))
         self.assertEqual(['pending-off', 'stock'],
