@@ -14,6 +14,7 @@
 
 import io
 import os
+import re
 import subprocess
 
 import fixtures
@@ -106,6 +107,9 @@ class TestRun(fakes.FileTestCase):
         load = cmd[cmd.index('--load-list') + 1]
         with open(load) as f:
             self.loaded = getattr(self, 'loaded', []) + [f.read().split()]
+        if '--worker-file' in cmd:
+            with open(cmd[cmd.index('--worker-file') + 1]) as f:
+                self.worker_file = f.read()
         self.fake_record()
         return subprocess.CompletedProcess(
             cmd, self.rcs.get(cmd[3], 0))
@@ -126,6 +130,25 @@ class TestRun(fakes.FileTestCase):
         self.assertFalse(os.path.exists(runs[0][-1]))
         self.assertEqual(b'<0><1>', stream)
         self.assertEqual('load', self.calls[-1][1])
+
+    def test_parallel_phase_split_by_class_weight(self):
+        import yaml
+        self.listed = '\n'.join([PENDING, SERIAL, LISTING]) + '\n'
+        out = self.useFixture(fixtures.MonkeyPatch(
+            'sys.stdout', io.StringIO())).new_value
+        phases.run(['--regex', 'x'], 2, cwd=self.tmp, tempest='T')
+        runs = [c for c in self.calls if c[1] == 'run'
+                and '--list-tests' not in c]
+        self.assertNotIn('--worker-file', runs[0])   # the serial phase
+        self.assertIn('--worker-file', runs[1])
+        self.assertFalse(os.path.exists(runs[1][-1]))
+        workers = yaml.safe_load(self.worker_file)
+        self.assertEqual(2, len(workers))
+        self.assertEqual(
+            sorted(['^' + re.escape(phases.class_id(i)) + r'\.'
+                    for i in (PENDING, LISTING)]),
+            sorted(w['worker'][0] for w in workers))
+        self.assertIn('classes split by weight', out.getvalue())
 
     def test_a_load_that_stored_nothing_is_an_error(self):
         self.listed = '\n'.join([PENDING, SERIAL]) + '\n'
@@ -174,3 +197,87 @@ class TestRun(fakes.FileTestCase):
         e = self.assertRaises(RuntimeError, phases.run, [], 2,
                               cwd=self.tmp, tempest='T')
         self.assertIn('bad conf', str(e))
+
+
+class TestWeights(fakes.FileTestCase):
+    """The parallel phase's split by class weight."""
+
+    def test_heaviest_first_onto_the_lightest_worker(self):
+        ids = ['p.m.A.t1', 'p.m.A.t2', 'p.m.B.t', 'p.m.C.t[id-1]',
+               'p.m.D.t', 'p.m.E.t']
+        weights = {'p.m.A': 76, 'p.m.B': 42, 'p.m.C': 21, 'p.m.D': 12,
+                   'p.m.E': 9}
+        self.assertEqual([(76.0, ['p.m.A']),
+                          (84.0, ['p.m.B', 'p.m.C', 'p.m.D', 'p.m.E'])],
+                         phases.balance(ids, 2, weights))
+        # More workers than classes: no empty worker.
+        self.assertEqual([(76.0, ['p.m.A'])],
+                         phases.balance(ids[:2], 3, weights))
+        # A class without a weight (another suite's): stestr splits.
+        self.assertIsNone(phases.balance(ids + ['x.y.Z.t'], 2, weights))
+        self.assertIsNone(phases.balance([], 2, weights))
+
+    def test_worker_file_selects_each_test_once(self):
+        from stestr import selection
+        import yaml
+        ids = [PKG + 'test_cell0_rebuild.Cell0RebuildTest.test_a[id-1]',
+               PKG + 'test_cell0_rebuild.Cell0RebuildTestX.test_b[id-2]',
+               PKG + 'test_pending_state.PendingStateTest.test_c[id-3]']
+        groups = [(2.0, [phases.class_id(ids[0]), phases.class_id(ids[2])]),
+                  (1.0, [phases.class_id(ids[1])])]
+        workers = yaml.safe_load(phases.worker_file_text(groups))
+        got = [selection.filter_tests(w['worker'], ids) for w in workers]
+        self.assertEqual([[ids[0], ids[2]], [ids[1]]], got)
+
+    def test_every_class_of_the_suite_has_a_weight(self):
+        # A new class without one would make stestr split every run that
+        # selects it by the workspace's history again.
+        import pending_tempest_plugin.tests as tests
+        from tempest import test
+        top = os.path.dirname(tests.__file__)
+        weights = phases.load_weights()
+        missing = []
+        for root, _, files in os.walk(top):
+            for name in sorted(files):
+                if not (name.startswith('test_') and name.endswith('.py')):
+                    continue
+                module = __import__('pending_tempest_plugin.tests.' + (
+                    os.path.relpath(os.path.join(root, name[:-3]), top)
+                    .replace(os.sep, '.')), fromlist=['x'])
+                for cls in vars(module).values():
+                    if (isinstance(cls, type)
+                            and issubclass(cls, test.BaseTestCase)
+                            and cls.__module__ == module.__name__
+                            and any(n.startswith('test_') for n in vars(cls))):
+                        key = '%s.%s' % (cls.__module__, cls.__name__)
+                        if key not in weights:
+                            missing.append(key)
+        self.assertEqual([], missing)
+        self.assertGreater(len(weights), 20)
+
+    def test_measured_from_subunit(self):
+        import datetime
+        import io as io_mod
+        import subunit
+        t0 = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+
+        def at(seconds):
+            return t0 + datetime.timedelta(seconds=seconds)
+        out = io_mod.BytesIO()
+        stream = subunit.StreamResultToBytes(out)
+        # worker-0: A (first: the median gap) 0-10, B after a 4 s gap
+        # 14-20; worker-1: C after nothing 0-5, then A again after a 2 s
+        # gap 7-9 (the most of A's measures counts).
+        for worker, test_id, start, end in (
+                ('worker-0', 'p.m.A.t1', 0, 6),
+                ('worker-0', 'p.m.A.t2', 6, 10),
+                ('worker-0', 'p.m.B.t', 14, 20),
+                ('worker-1', 'p.m.C.t[id-x]', 0, 5),
+                ('worker-1', 'p.m.A.t3', 7, 9)):
+            stream.status(test_id=test_id, test_status='inprogress',
+                          timestamp=at(start), test_tags={worker})
+            stream.status(test_id=test_id, test_status='success',
+                          timestamp=at(end), test_tags={worker})
+        out.seek(0)
+        self.assertEqual({'p.m.A': 13.0, 'p.m.B': 10.0, 'p.m.C': 8.0},
+                         phases.measure_weights([out]))
