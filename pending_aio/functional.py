@@ -62,6 +62,9 @@ def no_change(log, message, *context):
 
 
 def body():
+    # FUNCTIONAL_LEGS (default: every leg) selects the plugin's legs; a
+    # word that names no leg stops the stage before anything runs.
+    legs = plugin_legs.chosen()
     # Every reference leg of this stage runs a nova built from a git
     # checkout, as a gate testing a nova change does (aio_nova_source): the
     # 34.0.0 sdist made a git repository of one commit and no tag, so its
@@ -74,8 +77,6 @@ def body():
         'aio_nova_source=%s aio_nova_version=34.0.0'
         % sh.path('src', 'nova-34.0.0-git'))
 
-    # FUNCTIONAL_LEGS (default: every leg) selects the plugin's legs.
-    legs = plugin_legs.chosen()
     if 'stock' in legs:
         # Stock nova first, on a new cloud: its leg needs no purge and no
         # cold `up` of its own, and the reference nova then comes as an

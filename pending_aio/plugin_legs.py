@@ -152,10 +152,20 @@ def report(name):
 
 
 def judge_wrong_claim(name, rc, log, pattern):
-    """A run with a wrong claim failed (RC) and LOG says PATTERN."""
+    """A run with a wrong claim failed (RC), every test of it, saying PATTERN.
+
+    A test that passed or skipped under the wrong claim would hide behind
+    the others' failures: each one must fail.
+    """
     if rc == 0:
         sh.fail('functional', 'tests passed although tempest.conf '
                 'misdescribes the cloud (%s); see %s' % (name, log))
+    passed = sh.grep(r'\.\.\. (ok|SKIPPED)', log)
+    if passed:
+        sh.echo('functional: these tests did not fail although tempest.conf '
+                'misdescribes the cloud (%s):' % name, err=True)
+        sh.write_lines(passed, err=True)
+        raise SystemExit(1)
     found = sh.grep(pattern, log, fixed=True)
     if not found:
         sh.fail('functional', "the failure of %s does not say '%s'; see %s"

@@ -128,8 +128,12 @@ def measure_weights(streams):
     """{class id: seconds} from subunit v2 streams (file objects).
 
     A class's seconds: its tests' own time plus the gap before its first
-    test on its worker (its class setup; the first class of a worker, whose
-    gap is not its own, gets the median gap); the most over the streams.
+    test on its worker (its class setup, and the previous class's
+    teardown); the first class of a worker, or of a phase (a run of this
+    module is a serial then a parallel phase, whose workers both start at
+    worker-0), gets the median gap instead; the most over the streams.
+    Give each run's stream once (``results.subunit`` of ``pending-conformance
+    run``, or a phase's own): ``stestr last`` re-tags a loaded run.
     """
     import statistics
 
@@ -139,7 +143,7 @@ def measure_weights(streams):
     by_worker = {}
     for index, stream in enumerate(streams):
         def on_test(test, index=index):
-            if test['timestamps'][0] is not None:
+            if None not in test['timestamps']:
                 worker = ([t for t in test['tags']
                            if t.startswith('worker')] or [''])[0]
                 by_worker.setdefault((index, worker), []).append(test)
@@ -151,7 +155,7 @@ def measure_weights(streams):
     seen, gaps = [], []
     for run in by_worker.values():
         run.sort(key=lambda t: t['timestamps'][0])
-        previous_end, name, body, gap = None, None, 0.0, None
+        previous_end, name, body, gap, serial = None, None, 0.0, None, None
         for test in run + [None]:
             name_now = None if test is None else class_id(
                 re.sub(r'^setUpClass \((.*)\)$', r'\1.x', test['id']))
@@ -160,6 +164,11 @@ def measure_weights(streams):
             if test is None:
                 break
             start, end = test['timestamps']
+            if name_now != name:
+                now_serial = is_serial(name_now + '.x')
+                if now_serial != serial:
+                    # Another phase: its first class's gap is not its own.
+                    serial, previous_end = now_serial, None
             if name_now != name:
                 gap = None if previous_end is None else max(
                     0.0, (start - previous_end).total_seconds())

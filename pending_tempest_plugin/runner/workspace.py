@@ -120,18 +120,32 @@ def lock_key(entry):
                         if k in LOCK_FIELDS))
 
 
-def _owner_projects(entries):
-    """Projects with a member account and another, reader, account.
+def merged_accounts(entries):
+    """One entry per account, as Tempest's provider sees the file.
 
-    Two entries of one account (the same :func:`lock_key`) are one.
+    Entries with the same :func:`lock_key` are one account whose roles and
+    types are all of theirs (Tempest hashes them together: listed once as
+    member and once as admin, it is an admin account).
     """
+    merged = {}
+    for entry in entries:
+        one = merged.setdefault(lock_key(entry), dict(entry, roles=[],
+                                                      types=[]))
+        for key in ('roles', 'types'):
+            one[key] = sorted(set(one[key]) | set(entry.get(key) or []))
+    return list(merged.values())
+
+
+def _owner_projects(entries):
+    """Projects with a member account and another, reader, account."""
+    entries = merged_accounts(entries)
     owners = set()
     for project in {e['project_name'] for e in entries}:
         users = [e for e in entries
                  if e['project_name'] == project and not is_admin_account(e)]
-        members = {lock_key(e) for e in users if 'member' in _roles(e)}
-        readers = {lock_key(e) for e in users if 'reader' in _roles(e)}
-        if any(m != r for m in members for r in readers):
+        members = [e for e in users if 'member' in _roles(e)]
+        readers = [e for e in users if 'reader' in _roles(e)]
+        if any(m is not r for m in members for r in readers):
             owners.add(project)
     return owners
 
@@ -142,7 +156,7 @@ def check_accounts(path):
     Returns a list of sentences, empty when usable (read_accounts).
     """
     try:
-        entries = read_accounts(path)
+        entries = merged_accounts(read_accounts(path))
     except WorkspaceError as e:
         return [str(e)]
     owners = _owner_projects(entries)
@@ -170,22 +184,25 @@ def admin_accounts(entries):
     Entries with the same credential fields (:data:`LOCK_FIELDS`) are one
     lock, whatever else they say (domains, roles, types).
     """
-    return len({lock_key(e) for e in entries if is_admin_account(e)})
+    return len([e for e in merged_accounts(entries) if is_admin_account(e)])
 
 
 def persona_sets(entries):
     """How many test workers the accounts can serve at once.
 
-    Each running test class holds its own owner_member, owner_reader (a
-    member and a reader of one project) and other_project (an account of
-    another project) until it ends, and, when the file has admin accounts,
-    one of them too: Tempest's pre-provisioned provider locks every account
-    it hands out, and a class that finds no admin account free fails in
-    setUpClass ("Insufficient number of users provided").
+    A running test class holds the accounts of its personas until it
+    ends: at most an owner_member, an owner_reader (a member and a reader
+    of one project) and an other_project (an account of another project),
+    and, when the file has admin accounts, one of them too (the count
+    assumes every class holds all of them).  Tempest's pre-provisioned
+    provider locks every account it hands out, and a class that finds none
+    free fails in setUpClass ("Insufficient number of users provided").
+    Accounts are counted as :func:`merged_accounts` makes them.
     """
+    entries = merged_accounts(entries)
     owners = _owner_projects(entries)
-    others = {lock_key(e) for e in entries
-              if not is_admin_account(e) and e['project_name'] not in owners}
+    others = [e for e in entries
+              if not is_admin_account(e) and e['project_name'] not in owners]
     sets = min(len(owners), len(others))
     admins = admin_accounts(entries)
     return min(sets, admins) if admins else sets

@@ -107,7 +107,7 @@ class TestPersonas(base.BaseTestCase):
         # What asks every persona the class has (base.personas() silently
         # leaves out the ones it lacks), and what asks one by name.
         every = ('check_visibility', 'check_listings', 'personas()',
-                 'expectations.PERSONAS', 'persona_servers[persona]')
+                 'expectations.PERSONAS')
         uses = {'project_reader': every + ('os_project_reader',
                                            "'owner_reader'"),
                 'alt': every + ('os_alt', "'other_project'")}

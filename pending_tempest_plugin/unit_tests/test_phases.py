@@ -278,6 +278,32 @@ class TestWeights(fakes.FileTestCase):
                           timestamp=at(start), test_tags={worker})
             stream.status(test_id=test_id, test_status='success',
                           timestamp=at(end), test_tags={worker})
+        # Unfinished (a run cut off): not measured.
+        stream.status(test_id='p.m.D.t', test_status='inprogress',
+                      timestamp=at(21), test_tags={'worker-0'})
         out.seek(0)
         self.assertEqual({'p.m.A': 13.0, 'p.m.B': 10.0, 'p.m.C': 8.0},
                          phases.measure_weights([out]))
+
+    def test_measured_per_phase(self):
+        # The serial phase's worker-0 and the parallel phase's worker-0
+        # are one tag: the first parallel class's gap (the time between
+        # the phases) is not its own and counts as the median gap.
+        import datetime
+        import io as io_mod
+        import subunit
+        t0 = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+        out = io_mod.BytesIO()
+        stream = subunit.StreamResultToBytes(out)
+        for test_id, start, end in ((SERIAL, 0, 10), (PENDING, 40, 42),
+                                    (LISTING, 44, 50)):
+            for status, at in (('inprogress', start), ('success', end)):
+                stream.status(test_id=test_id, test_status=status,
+                              timestamp=t0 + datetime.timedelta(seconds=at),
+                              test_tags={'worker-0'})
+        out.seek(0)
+        weights = phases.measure_weights([out])
+        # The one gap of its own: LISTING's 2 s (the median).
+        self.assertEqual(4.0, weights[phases.class_id(PENDING)])
+        self.assertEqual(8.0, weights[phases.class_id(LISTING)])
+        self.assertEqual(12.0, weights[phases.class_id(SERIAL)])

@@ -291,6 +291,11 @@ class TestWorkspace(fakes.FileTestCase):
         self.assertEqual(1, workspace.persona_sets(same))
         admins = admin + (('admin2', 'admin', ['admin']),)
         self.assertEqual(2, workspace.persona_sets(entries(*two + admins)))
+        # An account listed once as a member and once as admin is an admin
+        # account (Tempest unions its roles): no other-project account
+        # left for a second worker.
+        self.assertEqual(1, workspace.persona_sets(
+            entries(*two + admins + (('d-m', 'D', ['admin']),))))
         # An other-project account listed twice is one lock: one worker.
         self.assertEqual(1, workspace.persona_sets(
             entries(*two[:-1] + (one[-1],) + admins)))

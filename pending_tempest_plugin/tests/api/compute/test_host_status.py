@@ -103,6 +103,8 @@ class HostStatusNoHostTest(base.ConformanceTest):
 class HostStatusFullResponseTest(HostStatusBase):
     """The 2.75 responses of update and rebuild carry host_status."""
 
+    # The owner's and admin's responses: no reader, no other project.
+    credentials = ['primary', 'admin']
     min_microversion = base.FULL_UPDATE_RESPONSE_MICROVERSION
 
     @decorators.idempotent_id('afd296f2-fcb5-404b-b397-a6974a892468')
