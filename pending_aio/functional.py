@@ -81,8 +81,9 @@ def body():
         # Stock nova first, on a new cloud: its leg needs no purge and no
         # cold `up` of its own, and the reference nova then comes as an
         # upgrade of a running cloud, the way a deployment gets it (nova
-        # reinstalled, its databases migrated on the stock leg's data,
-        # every nova service restarted); everything below runs on the
+        # reinstalled, its database syncs run on the stock leg's data (the
+        # series adds no migration), every nova service restarted at the
+        # series' service version, 74 to 75); everything below runs on the
         # upgraded cloud.
         sh.stage('stock nova 34.0.0 from PyPI on a new cloud')
         sh.substage('functional-plugin', env={'FUNCTIONAL_LEGS': 'stock',
