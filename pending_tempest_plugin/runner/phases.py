@@ -169,7 +169,6 @@ def measure_weights(streams):
                 if now_serial != serial:
                     # Another phase: its first class's gap is not its own.
                     serial, previous_end = now_serial, None
-            if name_now != name:
                 gap = None if previous_end is None else max(
                     0.0, (start - previous_end).total_seconds())
                 if gap is not None:
