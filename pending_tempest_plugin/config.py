@@ -107,6 +107,16 @@ NovaConformanceGroup = [
                     'restored.  A stopped compute reads "down" only after '
                     'nova\'s [DEFAULT] service_down_time (60 s by default), '
                     'so keep this well above it.'),
+    cfg.FloatOpt('poll_interval',
+                 default=None,
+                 min=0.1,
+                 help='Seconds between two polls of the plugin\'s waiters '
+                      '(a server, volume, image or os-services state, '
+                      'leftovers after a delete).  Unset: the group\'s '
+                      'build_interval ([compute], [volume] or [image]), '
+                      'which Tempest reads in whole seconds.  A cloud '
+                      'that answers in milliseconds may be polled more '
+                      'often; each poll is one GET.'),
     cfg.IntOpt('concurrent_rebuild_attempts',
                default=20,
                min=1,

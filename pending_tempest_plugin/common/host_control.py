@@ -33,6 +33,7 @@ from tempest.lib import exceptions as lib_exc
 
 from pending_tempest_plugin.common import microversions
 from pending_tempest_plugin.common import polling
+from pending_tempest_plugin.common import waiters
 
 CONF = config.CONF
 BINARY = 'nova-compute'
@@ -86,7 +87,7 @@ class HostControl(object):
         ``expected`` names any of status, forced_down and state.
         """
         timeout = self.timeout or CONF.nova_conformance.service_state_timeout
-        interval = self.interval or CONF.compute.build_interval
+        interval = self.interval or waiters.poll_interval()
         return polling.poll(
             lambda: self.service(host),
             lambda service: all(_state(service)[k] == v

@@ -53,15 +53,24 @@ def _settled(server):
     return server.get('OS-EXT-STS:task_state') is None
 
 
+def poll_interval(group=None):
+    """Seconds between two polls: ``[nova_conformance] poll_interval``.
+
+    Unset, the ``build_interval`` of ``group`` (default ``[compute]``).
+    """
+    return (CONF.nova_conformance.poll_interval
+            or (group or CONF.compute).build_interval)
+
+
 def _bounds(timeout, interval, group=None):
-    """``build_timeout`` / ``build_interval`` where not given.
+    """``build_timeout`` / :func:`poll_interval` where not given.
 
     :param group: the tempest.conf group to read them from; default
                   ``[compute]``.
     """
     group = group or CONF.compute
     return (group.build_timeout if timeout is None else timeout,
-            group.build_interval if interval is None else interval)
+            poll_interval(group) if interval is None else interval)
 
 
 def _expected(expected):
@@ -95,8 +104,8 @@ def wait_for_server_status(client, server_id, expected, terminal=TERMINAL,
     :param terminal: statuses that end the wait; reaching one that is not
                      expected raises UnexpectedServerState.
     :param timeout: seconds; default ``[compute] build_timeout``.
-    :param interval: seconds between polls; default ``[compute]
-                     build_interval``.
+    :param interval: seconds between polls; default
+                     :func:`poll_interval`.
     :returns: the server body in its final state.
     """
     expected, wanted = _expected(expected)
@@ -203,7 +212,7 @@ class NotificationTimeout(lib_exc.TimeoutException):
 
 
 def wait_for_notification(fetch, match, server_id, expected, describe_seen,
-                          timeout=None, interval=1):
+                          timeout=None, interval=None):
     """Poll ``fetch()`` (the notifications seen so far) until one matches.
 
     :param fetch: returns the notifications received about the server.

@@ -333,7 +333,7 @@ class Cell0Test(base.ConformanceTest):
         try:
             return polling.poll(
                 fetch, lambda problems: not problems, timeout,
-                CONF.compute.build_interval,
+                waiters.poll_interval(),
                 what='leftovers of server %s' % server_id,
                 describe=lambda problems: '; '.join(problems) or 'none')
         except polling.PollTimeout as exc:
@@ -392,7 +392,7 @@ class Cell0Test(base.ConformanceTest):
         try:
             polling.poll(server_ports, lambda ports: not ports,
                          CONF.compute.build_timeout,
-                         CONF.compute.build_interval,
+                         waiters.poll_interval(),
                          what='server ports on network %s' % network_id)
         except polling.PollTimeout:
             pass   # the delete below then fails: the network is in use

@@ -23,6 +23,7 @@ from tempest.lib.services.compute import base_compute_client
 
 from pending_tempest_plugin.common import host_control
 from pending_tempest_plugin.common import polling
+from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.unit_tests import fakes
 
 
@@ -76,6 +77,8 @@ class HostControlTestCase(base.BaseTestCase):
         group.compute_command_timeout = 60
         group.service_state_timeout = 100
         self.conf.compute.build_interval = 5
+        group.poll_interval = None
+        self.useFixture(fixtures.MockPatchObject(waiters, 'CONF', self.conf))
         self.clock = self.useFixture(fakes.FakeClock(polling))
         self.test = fakes.CleanupRecorder()
         self.services = FakeServices()

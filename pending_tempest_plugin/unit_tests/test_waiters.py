@@ -46,6 +46,7 @@ class WaiterTestCase(base.BaseTestCase):
         self.conf.compute.build_interval = 2
         self.conf.volume.build_timeout = 20
         self.conf.volume.build_interval = 1
+        self.conf.nova_conformance.poll_interval = None
         self.client = mock.Mock()
 
 
@@ -120,6 +121,22 @@ class TestWaitForServerStatus(WaiterTestCase):
                           waiters.wait_for_server_status, self.client,
                           SERVER_ID, 'ACTIVE', timeout=5, interval=1)
         self.assertEqual([1] * 5, self.clock.sleeps)
+
+    def test_poll_interval_replaces_build_interval(self):
+        self.conf.nova_conformance.poll_interval = 0.5
+        self.client.show_server.return_value = server('BUILD')
+        self.assertRaises(waiters.ServerStateTimeout,
+                          waiters.wait_for_server_status, self.client,
+                          SERVER_ID, 'ACTIVE', timeout=2)
+        self.assertEqual([0.5] * 4, self.clock.sleeps)
+
+    def test_poll_interval_for_volumes_too(self):
+        self.conf.nova_conformance.poll_interval = 0.25
+        self.client.show_volume.side_effect = [
+            {'volume': {'status': 'creating'}},
+            {'volume': {'status': 'available', 'id': 'v'}}]
+        waiters.wait_for_volume_status(self.client, 'v', 'available')
+        self.assertEqual([0.25], self.clock.sleeps)
 
     def test_non_admin_body_without_extended_status(self):
         body = {'server': {'id': SERVER_ID, 'status': 'ACTIVE'}}

@@ -65,7 +65,7 @@ class BuildFailureBase(cell0_base.Cell0Test):
                     lambda: self.admin_servers.show_server(
                         server['id'])['server'],
                     lambda shown: shown.get('fault'), FAULT_WAIT,
-                    CONF.compute.build_interval,
+                    waiters.poll_interval(),
                     what='fault of server %s' % server['id'],
                     describe=lambda shown: 'fault %s' % bool(
                         shown.get('fault')))

@@ -159,7 +159,8 @@ class Cell0RebuildBase(cell0_base.Cell0Test):
         try:
             polling.poll(lambda: images.show_image(image['id'])['status'],
                          lambda status: status == 'active',
-                         CONF.image.build_timeout, CONF.image.build_interval,
+                         CONF.image.build_timeout,
+                         waiters.poll_interval(CONF.image),
                          what='image %s' % image['id'], describe=str)
         except polling.PollTimeout as exc:
             self.fail('Image %s of the test did not become active: %s' % (
