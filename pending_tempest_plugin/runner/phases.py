@@ -43,7 +43,9 @@ Tempest's ``--worker-file``.  stestr would split by the times its
 repository recorded, which a new workspace does not have (it then deals
 the classes out blindly: measured, 154 s on one worker against 33 s on
 the other) and which a run where the classes skipped or failed at once
-leaves wrong.  When a class has no weight (another suite's tests), stestr
+leaves wrong.  ``--weights FILE`` (repeatable) adds the weights of
+another suite's classes (the embedded cloud's functional stage gives the
+upstream Tempest subset's this way).  When a class has no weight, stestr
 splits as usual.
 """
 
@@ -289,12 +291,30 @@ def run_phase(tempest, args, cwd, label, test_ids, concurrency,
             os.remove(path)
 
 
-def run(args, concurrency=2, cwd='.', tempest=None):
+def all_weights(paths=()):
+    """The suite's class weights, and those of the files ``paths`` over them.
+
+    ValueError naming the file when one cannot be read or is not a mapping
+    of class ids to seconds.
+    """
+    weights = load_weights()
+    for path in paths:
+        try:
+            weights.update(load_weights(path))
+        except Exception as e:   # OSError, YAMLError, a bad value
+            raise ValueError('class weights %s: %s' % (path, e))
+    return weights
+
+
+def run(args, concurrency=2, cwd='.', tempest=None, weights=None):
     """``tempest run ARGS`` in two phases: (exit status, subunit v2 stream).
 
     With no test selected, plain ``tempest run ARGS`` decides what that
-    means, as before.
+    means, as before.  ``weights``: {class id: seconds} for the parallel
+    phase's split (default: the suite's, :func:`load_weights`).
     """
+    if weights is None:
+        weights = load_weights()
     tempest = tempest or _venv_command('tempest')
     cwd = os.path.abspath(cwd)
     test_ids = list_tests(tempest, args, cwd)
@@ -311,7 +331,7 @@ def run(args, concurrency=2, cwd='.', tempest=None):
                                   ('parallel', parallel, concurrency)):
         if not tests:
             continue
-        groups = balance(tests, workers, load_weights()) \
+        groups = balance(tests, workers, weights) \
             if workers > 1 else None
         rc, got = run_phase(tempest, args, cwd, label, tests, workers,
                             groups)
@@ -350,6 +370,11 @@ def main(argv=None):
                         help='print the class weights these runs\' '
                              'subunit v2 streams measure (class_weights.'
                              'yaml) and exit')
+    parser.add_argument('--weights', action='append', default=[],
+                        metavar='FILE',
+                        help='more class weights (YAML, as class_weights.'
+                             'yaml), for another suite\'s classes; '
+                             'repeatable')
     known, rest = parser.parse_known_args(argv)
     if known.weights_from:
         streams = [open(path, 'rb') for path in known.weights_from]
@@ -362,8 +387,13 @@ def main(argv=None):
             print('%s: %s' % (name, weights[name]))
         return 0
     try:
-        status = run(rest, known.concurrency,
-                     tempest=known.tempest)[0]
+        weights = all_weights(known.weights)
+    except ValueError as e:
+        print('pending-conformance: %s' % e, file=sys.stderr)
+        return 2
+    try:
+        status = run(rest, known.concurrency, tempest=known.tempest,
+                     weights=weights)[0]
     except RuntimeError as e:
         print('pending-conformance: %s' % e, file=sys.stderr)
         return 2

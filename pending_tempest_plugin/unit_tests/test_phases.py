@@ -217,6 +217,36 @@ class TestWeights(fakes.FileTestCase):
         self.assertIsNone(phases.balance(ids + ['x.y.Z.t'], 2, weights))
         self.assertIsNone(phases.balance([], 2, weights))
 
+    def test_another_suites_weights_merged_over_the_suites(self):
+        extra = os.path.join(self.tmp, 'w.yaml')
+        with open(extra, 'w') as f:
+            f.write('---\nx.y.Z: 3.5\n')
+        weights = phases.all_weights([extra])
+        self.assertEqual(3.5, weights['x.y.Z'])
+        self.assertEqual(phases.load_weights()[phases.class_id(PENDING)],
+                         weights[phases.class_id(PENDING)])
+
+    def test_unreadable_weights_are_a_clear_error(self):
+        bad = os.path.join(self.tmp, 'bad.yaml')
+        with open(bad, 'w') as f:
+            f.write('- a list\n')
+        for path in (bad, os.path.join(self.tmp, 'missing.yaml')):
+            err = self.useFixture(fixtures.MonkeyPatch(
+                'sys.stderr', io.StringIO())).new_value
+            self.assertEqual(2, phases.main(['--weights', path, '--regex',
+                                             'x']))
+            self.assertIn('class weights %s: ' % path, err.getvalue())
+
+    def test_upstream_subset_weights_load(self):
+        # The functional stage's file for the upstream Tempest subset.
+        path = os.path.join(os.path.dirname(phases.__file__), '..', '..',
+                            'pending_aio', 'data',
+                            'upstream-class-weights.yaml')
+        weights = phases.all_weights([path])
+        upstream = [c for c in weights if c.startswith('tempest.api.')]
+        self.assertGreater(len(upstream), 10)
+        self.assertTrue(all(weights[c] > 0 for c in upstream))
+
     def test_worker_file_selects_each_test_once(self):
         from stestr import selection
         import yaml
