@@ -27,6 +27,7 @@ from pending_aio import bad_input
 from pending_aio import bench
 from pending_aio import checks
 from pending_aio import conformance
+from pending_aio import functional
 from pending_aio import plugin_legs
 from pending_aio import runner_stage
 from pending_aio import sh
@@ -238,6 +239,36 @@ class TestPluginLegs(StageTestCase):
 
 
 class TestOtherStages(StageTestCase):
+
+    RECAP = ('PLAY RECAP ****\nlocalhost : ok=92   changed=%d    '
+             'unreachable=0    failed=0    skipped=7\n')
+
+    def test_no_change_reads_the_one_recap(self):
+        log = self.write('up.log', 'changed: [localhost]\n' + self.RECAP % 0)
+        functional.no_change(log, 'changed')
+        log = self.write('up.log', 'changed: [localhost]\n' + self.RECAP % 2)
+        self.exits(1, functional.no_change, log, 'it changed')
+        self.assertIn('functional: it changed', self.printed(self.err))
+        # No recap (the play stopped early), or two: not converged.
+        self.exits(1, functional.no_change, self.write('up.log', 'x\n'), 'm')
+        self.exits(1, functional.no_change,
+                   self.write('up.log', (self.RECAP % 0) * 2), 'm')
+
+    def test_converge_checks_judged_in_order(self):
+        checks = functional.ConvergeChecks()
+        self.write('logs/up-check.log', self.RECAP % 0)
+        self.write('logs/ssh-converge.log', 'ssh-converge: converged\n')
+        checks.rcs = {'check': 0, 'ssh': 0}
+        checks.judge()
+        self.assertIn('ssh-converge: converged', self.printed())
+        # up --check failed: ssh-converge did not run, the stage fails.
+        checks.rcs = {'check': 2}
+        self.exits(1, checks.judge)
+        self.assertIn('up --check --diff failed (exit 2)',
+                      self.printed(self.err))
+        checks.rcs = {'check': 0, 'ssh': 1}
+        self.exits(1, checks.judge)
+        self.assertIn('ssh-converge failed (exit 1)', self.printed(self.err))
 
     def test_runner_expectation(self):
         log = self.write('run.log', 'a\nVERDICT: PASS (explore)\n')
