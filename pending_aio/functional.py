@@ -63,8 +63,11 @@ def no_change(log, message, *context):
     One recap, read as ssh-converge reads its own (ssh_target.recap).
     """
     with open(log, errors='replace') as f:
-        converged = ssh_target.recap(f.read()) == (0, 0, 0)
-    if not converged:
+        result = ssh_target.recap(f.read())
+    if result is None:
+        sh.fail('functional', '%s has no play recap, or more than one (did '
+                'the play stop early?)' % log)
+    if result != (0, 0, 0):
         sh.echo('functional: %s' % message, err=True)
         sh.run(['grep'] + list(context) + ['^changed', log], stdout=2)
         raise SystemExit(1)
@@ -78,25 +81,46 @@ class ConvergeChecks(threading.Thread):
     converge with no change: the idempotence check too (a second `up` over
     the local connection proved nothing more and cost one `up`).  Each
     writes its log; :meth:`judge`, in the stage's thread once joined,
-    prints the outcome and fails the stage.
+    prints the outcome and fails the stage.  Once ``cancel`` is set (the
+    stage failed meanwhile), the second check does not start.
     """
+
+    LABELS = {'check': 'up --check --diff', 'ssh': 'ssh-converge'}
 
     def __init__(self):
         super(ConvergeChecks, self).__init__(name='converge-checks')
         self.check_log = sh.path('logs', 'up-check.log')
         self.ssh_log = sh.path('logs', 'ssh-converge.log')
         self.rcs = {}
+        self.cancel = threading.Event()
 
     def _run(self, log, argv):
         with open(sh.log_dir(log), 'w') as f:
-            return subprocess.call(argv, stdout=f, stderr=subprocess.STDOUT)
+            try:
+                return subprocess.call(argv, stdout=f,
+                                       stderr=subprocess.STDOUT)
+            except OSError as exc:
+                f.write('%s: %s\n' % (argv[0], exc.strerror))
+                return 127
 
     def run(self):
         self.rcs['check'] = self._run(
             self.check_log, [sh.aio_cmd(), 'up', '--check', '--diff'])
-        if self.rcs['check'] == 0:
+        if self.rcs['check'] == 0 and not self.cancel.is_set():
             self.rcs['ssh'] = self._run(self.ssh_log,
                                         [sh.aio_cmd(), 'ssh-converge'])
+
+    def report(self):
+        """What the checks that ran saw; for a stage failing elsewhere.
+
+        An `up` that restarted a service would explain a failure beside
+        it.
+        """
+        for name, log in (('check', self.check_log), ('ssh', self.ssh_log)):
+            if name in self.rcs:
+                sh.echo('-- %s (beside Tempest) exited %d; the end of %s:'
+                        % (self.LABELS[name], self.rcs[name], log))
+                sh.write_lines(sh.read_lines(log)[-3:])
 
     def judge(self):
         sh.echo('-- up --check --diff on the built cloud reports no change')
@@ -132,6 +156,7 @@ def upstream_subset_and_converge_checks():
                          stderr=subprocess.STDOUT)
     converge = ConvergeChecks()
     converge.start()
+    failed = True
     try:
         sh.run(sh.tempest_run_argv(
             '--weights', UPSTREAM_WEIGHTS,
@@ -139,12 +164,16 @@ def upstream_subset_and_converge_checks():
             '--exclude-list',
             os.path.join(REPO, 'pending_aio', 'data', 'tempest-exclude.txt')),
             cwd=sh.path('tempest'))
-    except SystemExit:
-        sh.stop(probe)   # not left probing a cloud being torn down
-        # An `up` is not killed half way: it is short, and ssh-converge
-        # stops its sshd only when it ends.
-        converge.join()
-        raise
+        failed = False
+    finally:
+        if failed:
+            sh.stop(probe)   # not left probing a cloud being torn down
+            # An `up` is not killed half way (it is short, and
+            # ssh-converge stops its sshd only when it ends); the next one
+            # does not start.
+            converge.cancel.set()
+            converge.join()
+            converge.report()
     probe_rc = probe.wait()
     sh.write_lines(sh.read_lines(probe_log))
     converge.join()

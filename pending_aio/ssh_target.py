@@ -143,7 +143,9 @@ def ensure_sshd():
             f.write('#!/bin/sh\nexit 101\n')
         os.chmod(policy, 0o755)
     try:
-        subprocess.run(['apt-get', 'install', '-y', '-q',
+        # Another stage may hold apt's lock (tox run-parallel): wait.
+        subprocess.run(['apt-get', '-o', 'DPkg::Lock::Timeout=600',
+                        'install', '-y', '-q',
                         '--no-install-recommends', 'openssh-server',
                         'openssh-client'], check=True, env=env,
                        stdout=subprocess.DEVNULL)

@@ -220,8 +220,13 @@ def wait_for_notification(fetch, match, server_id, expected, describe_seen,
     :param expected: what is waited for, for the message.
     :param describe_seen: text of the notifications seen, for the message.
     :param timeout: seconds; default ``[compute] build_timeout``.
+    :param interval: seconds between polls; default
+                     ``[nova_conformance] poll_interval``, else 1 (the
+                     notifications are in this process: no request).
     :returns: the first matching notification.
     """
+    if interval is None:
+        interval = CONF.nova_conformance.poll_interval or 1
     timeout, interval = _bounds(timeout, interval)
     seen = _poll(fetch, lambda seen: any(match(n) for n in seen), timeout,
                  interval, lambda seen: NotificationTimeout(

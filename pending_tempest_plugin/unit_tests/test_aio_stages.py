@@ -19,6 +19,8 @@ import os
 import re
 import stat
 import sys
+import threading
+from unittest import mock
 
 import fixtures
 
@@ -253,6 +255,46 @@ class TestOtherStages(StageTestCase):
         self.exits(1, functional.no_change, self.write('up.log', 'x\n'), 'm')
         self.exits(1, functional.no_change,
                    self.write('up.log', (self.RECAP % 0) * 2), 'm')
+
+    def test_tempest_failing_beside_the_converge_checks(self):
+        # Tempest fails while `up --check` runs: ssh-converge does not
+        # start, the probe is stopped, what the check saw is printed and
+        # the stage fails with Tempest's status.
+        ran = []
+        started = threading.Event()
+
+        def fake_run(checks, log, argv):
+            ran.append(argv[1])
+            started.set()
+            checks.cancel.wait(5)   # still running when Tempest fails
+            with open(log, 'w') as f:
+                f.write(self.RECAP % 0)
+            return 0
+
+        def tempest(*args, **kwargs):
+            started.wait(5)
+            raise SystemExit(3)
+
+        probe = mock.Mock()
+        self.useFixture(fixtures.MockPatchObject(
+            functional.ConvergeChecks, '_run', fake_run))
+        self.useFixture(fixtures.MockPatchObject(sh, 'run', tempest))
+        self.useFixture(fixtures.MockPatchObject(
+            sh, 'start', return_value=probe))
+        stop = self.useFixture(fixtures.MockPatchObject(sh, 'stop')).mock
+        self.write('logs/x', '')
+        self.exits(3, functional.upstream_subset_and_converge_checks)
+        self.assertEqual(['up'], ran)
+        stop.assert_called_once_with(probe)
+        self.assertIn('-- up --check --diff (beside Tempest) exited 0',
+                      self.printed())
+
+    def test_a_missing_command_is_exit_127(self):
+        checks = functional.ConvergeChecks()
+        log = self.write('logs/up-check.log', '')
+        self.assertEqual(127, checks._run(log, [self.tmp + '/no-such']))
+        with open(log) as f:
+            self.assertIn('no-such: No such file', f.read())
 
     def test_converge_checks_judged_in_order(self):
         checks = functional.ConvergeChecks()

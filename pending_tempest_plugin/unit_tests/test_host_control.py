@@ -197,6 +197,13 @@ class TestFailures(HostControlTestCase):
         self.assertEqual(100, sum(self.clock.sleeps))
         self.assertEqual({5}, set(self.clock.sleeps))
 
+    def test_waits_poll_every_poll_interval(self):
+        self.conf.nova_conformance.poll_interval = 0.5
+        self.services.update_service = mock.Mock()   # nova ignores us
+        self.assertRaises(host_control.ServiceStateTimeout,
+                          self.control.disable, 'compute1')
+        self.assertEqual({0.5}, set(self.clock.sleeps))
+
     def test_failing_command(self):
         runner = mock.Mock(return_value=subprocess.CompletedProcess(
             [], 7, 'out', 'no such process'))

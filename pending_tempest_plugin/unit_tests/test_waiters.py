@@ -194,3 +194,23 @@ class TestWaitForDeletionAndVolumes(WaiterTestCase):
             {'volume': {'status': 'deleting'}}, lib_exc.NotFound()]
         waiters.wait_for_volume_deletion(self.client, 'v')
         self.assertEqual([1], self.clock.sleeps)
+
+
+class TestWaitForNotification(WaiterTestCase):
+
+    def wait(self):
+        seen = [[], [], ['other', 'wanted']]
+        return waiters.wait_for_notification(
+            lambda: seen.pop(0), lambda n: n == 'wanted', SERVER_ID,
+            'wanted', str)
+
+    def test_polls_every_second_by_default(self):
+        # Not build_interval: the notifications are already in this
+        # process, a poll costs no request.
+        self.assertEqual('wanted', self.wait())
+        self.assertEqual([1, 1], self.clock.sleeps)
+
+    def test_polls_every_poll_interval(self):
+        self.conf.nova_conformance.poll_interval = 0.5
+        self.assertEqual('wanted', self.wait())
+        self.assertEqual([0.5, 0.5], self.clock.sleeps)
