@@ -156,7 +156,6 @@ def upstream_subset_and_converge_checks():
                          stderr=subprocess.STDOUT)
     converge = ConvergeChecks()
     converge.start()
-    failed = True
     try:
         sh.run(sh.tempest_run_argv(
             '--weights', UPSTREAM_WEIGHTS,
@@ -164,16 +163,14 @@ def upstream_subset_and_converge_checks():
             '--exclude-list',
             os.path.join(REPO, 'pending_aio', 'data', 'tempest-exclude.txt')),
             cwd=sh.path('tempest'))
-        failed = False
-    finally:
-        if failed:
-            sh.stop(probe)   # not left probing a cloud being torn down
-            # An `up` is not killed half way (it is short, and
-            # ssh-converge stops its sshd only when it ends); the next one
-            # does not start.
-            converge.cancel.set()
-            converge.join()
-            converge.report()
+    except BaseException:
+        sh.stop(probe)   # not left probing a cloud being torn down
+        # An `up` is not killed half way (it is short, and ssh-converge
+        # stops its sshd only when it ends); the next one does not start.
+        converge.cancel.set()
+        converge.join()
+        converge.report()
+        raise
     probe_rc = probe.wait()
     sh.write_lines(sh.read_lines(probe_log))
     converge.join()

@@ -239,10 +239,8 @@ class TestWeights(fakes.FileTestCase):
 
     def test_upstream_subset_weights_load(self):
         # The functional stage's file for the upstream Tempest subset.
-        path = os.path.join(os.path.dirname(phases.__file__), '..', '..',
-                            'pending_aio', 'data',
-                            'upstream-class-weights.yaml')
-        weights = phases.all_weights([path])
+        from pending_aio import functional
+        weights = phases.all_weights([functional.UPSTREAM_WEIGHTS])
         upstream = [c for c in weights if c.startswith('tempest.api.')]
         self.assertGreater(len(upstream), 10)
         self.assertTrue(all(weights[c] > 0 for c in upstream))
