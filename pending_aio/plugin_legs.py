@@ -46,7 +46,8 @@ LEGS = ('mutants', 'profiles', 'pending-off', 'stock')
 
 # The plugin's own suite.  The whole suite runs under the default
 # host_status policy profile; the host_status tests run again under the two
-# others (the precedence tests do not depend on the profile and run once).
+# others (the precedence tests do not depend on the profile and run once):
+# admin_or_owner in the profiles leg, unknown_only in the pending-off leg.
 # Every profile switch only rewrites nova's policy file and tempest.conf:
 # nova-api re-reads the policy without a restart.  The regexes are the ones
 # of tox -e conformance's legs.
@@ -231,13 +232,11 @@ def leg_profiles():
     plant_orphan_trait()
     run_plugin('--regex', os.environ.get('PLUGIN_REGEX') or PLUGIN_REGEX)
     report('admin_only')
-    sh.stage('host_status tests, profile unknown_only')
-    switch_profile('unknown_only')
-    run_plugin('--regex', HS_REGEX, '--exclude-regex', PRECEDENCE_REGEX)
-    # The third quota counting mode rides on the last profile switch (one
+    # The third quota counting mode rides on this profile switch (one
     # restart for both): the quota recheck tests under unified limits (the
     # pending-off leg runs them under placement counting, the run above
-    # under db counting).
+    # under db counting).  The unknown_only profile rides with the
+    # pending-off leg (one `up` and one run for both).
     sh.stage('host_status tests, profile admin_or_owner; quota tests, '
              'unified limits')
     switch_profile('admin_or_owner', 'unified_limits')
@@ -345,16 +344,23 @@ def leg_mutants(trap):
 
 def leg_pending_off():
     sh.stage('reference nova with use_pending_state = False, quota counted '
-             'in placement')
+             'in placement; host_status tests, profile unknown_only')
     # The feature tests include the quota recheck tests: they run here under
-    # the second quota counting mode.
+    # the second quota counting mode.  The host_status tests (but the
+    # precedence ones, which no profile changes) run under the third
+    # profile: its settings and this leg's are independent, so one `up` and
+    # one run serve both (tox -e conformance's legs, conformance.LEGS).
     sh.run_to(sh.path('logs', 'up-pending-off.log'), [sh.aio_cmd(), 'up'],
               env={'AIO_EXTRA_VARS': 'aio_use_pending_state=false '
-                                     'aio_quota_counting=placement'})
+                                     'aio_quota_counting=placement '
+                                     'aio_host_status_policy_profile='
+                                     'unknown_only'})
     sh.need(r'^pending_state_enabled = false$', tempest_conf())
     sh.need(r'^quota_counting = placement$', tempest_conf())
+    sh.need(r'^host_status_policy_profile = unknown_only$', tempest_conf())
     log = sh.path('logs', 'pending-off.log')
-    tee_plugin(log, '--regex', FEATURE_REGEX)
+    tee_plugin(log, '--regex', '%s|%s' % (HS_REGEX, FEATURE_REGEX),
+               '--exclude-regex', PRECEDENCE_REGEX)
     skips_name_options(log)
     quota_tests_passed('placement', log)
     report('pending-off')

@@ -39,8 +39,11 @@ The model, also in doc/source/embedded-cloud.rst:
   (since the previous test on that worker ended, or since the run started
   for the worker's first class) is that class's overhead: its setUpClass,
   the previous class's tearDownClass, and for a worker's first class the
-  runner's start.  A gap between two tests of one class belongs to the
-  later test.  The class overhead is shared evenly by the class's tests.
+  runner's start.  The runner's two phases are attributed apart: the
+  parallel phase's workers start when the serial phase's last test ends,
+  so their first gaps count from there.  A gap between two tests of one
+  class belongs to the later test.  The class overhead is shared evenly
+  by the class's tests.
   The last class's tearDownClass on each worker is after its last record:
   it is in the wall time only.
 - **per requirement**: the test seconds of the tests that decided it (ran,
@@ -99,17 +102,34 @@ def class_of(test_id):
     return test_id.split('[', 1)[0].rsplit('.', 1)[0]
 
 
-def attribute(tests, start=None):
+def attribute(tests, start=None, serial=()):
     """({test id: test seconds}, {class: overhead seconds}).
 
     ``tests``: :class:`Test` records (times in seconds); ``start``: when
-    the run started (default: the first test's start).  The method is the
-    module docstring's.
+    the run started (default: the first test's start); ``serial``: the ids
+    of the tests the runner ran in its serial phase (one worker, first).
+    Each phase is attributed alone, the parallel one from the end of the
+    serial one: its workers started then, so a worker's first gap is not
+    charged the serial phase.  The method is the module docstring's.
     """
     if not tests:
         return {}, {}
     if start is None:
         start = min(t.start for t in tests)
+    serial = set(serial)
+    first = [t for t in tests if t.id in serial]
+    rest = [t for t in tests if t.id not in serial]
+    charged, overhead = {}, {}
+    for phase, since in ((first, start),
+                         (rest, max([t.end for t in first] or [start]))):
+        got, costs = _attribute(phase, since)
+        charged.update(got)
+        for cls, sec in costs.items():
+            overhead[cls] = overhead.get(cls, 0.0) + sec
+    return charged, overhead
+
+
+def _attribute(tests, start):
     by_worker = collections.defaultdict(list)
     for test in tests:
         by_worker[test.worker].append(test)
@@ -133,6 +153,13 @@ def attribute(tests, start=None):
         for test_id in ids:
             charged[test_id] = own[test_id] + overhead[cls] / len(ids)
     return charged, dict(overhead)
+
+
+def serial_ids(tests):
+    """The ids of ``tests`` the runner's serial phase ran (tools venv)."""
+    from pending_tempest_plugin.runner import phases
+
+    return phases.split([t.id for t in tests])[0]
 
 
 def by_requirement(requirements, tests, charged):
@@ -270,7 +297,7 @@ def report_main(argv=None):
             floor = json.load(f)
     with open(args.counts) as f:
         counts = Counts(**json.load(f))
-    charged, overhead = attribute(tests, args.start)
+    charged, overhead = attribute(tests, args.start, serial_ids(tests))
     rows, undecided = by_requirement(catalogue_rows(), tests, charged)
     for line in report_lines(args.leg, args.wall, counts, floor,
                              args.concurrency, rows, undecided, overhead):

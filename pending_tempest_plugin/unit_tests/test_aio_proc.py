@@ -25,6 +25,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from unittest import mock
 
 import fixtures
@@ -293,6 +294,33 @@ class TestPrograms(AioProcTestCase):
                 self.sup(), [program], self.tmp, self.tmp, check=True,
                 changed_configs=[conf]))
         self.assertEqual({'reread', 'status'}, set(calls))
+
+    def test_changed_programs_restart_at_once(self):
+        # Two running programs whose configuration changed restart
+        # together (a leg switch's nova-api and nova-conductor): each
+        # restart waits for the other's at a barrier, which two restarts
+        # one after the other would never pass.
+        programs = [{'name': n, 'command': n} for n in ('a', 'b')]
+        barrier = threading.Barrier(2, timeout=10)
+        restarted = []
+
+        def call(sup, *words, check=True):
+            if words[0] == 'status':
+                return 'a RUNNING pid 1\nb RUNNING pid 2\n'
+            if words[0] == 'restart':
+                barrier.wait()
+                restarted.append(words[1])
+            return ''
+        with mock.patch.object(aio_proc.Supervisor, 'call', autospec=True,
+                               side_effect=call):
+            self.assertEqual(['a', 'b'], aio_proc.ensure(
+                self.sup(), programs, self.tmp, self.tmp, 5))
+        self.assertEqual(['a', 'b'], sorted(restarted))
+        # Their fingerprints are recorded: the next run restarts nothing.
+        with mock.patch.object(aio_proc.Supervisor, 'call', autospec=True,
+                               side_effect=call):
+            self.assertEqual([], aio_proc.ensure(
+                self.sup(), programs, self.tmp, self.tmp, 5))
 
     def test_fingerprint_follows_config_content(self):
         conf = self.path('nova.conf')

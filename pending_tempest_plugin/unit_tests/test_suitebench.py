@@ -82,6 +82,23 @@ class TestFigures(base.TestCase):
         # Every second of each worker's span is charged once.
         self.assertEqual(9.5 + 5.0, sum(charged.values()))
 
+    def test_attribute_parallel_phase_starts_after_the_serial_one(self):
+        # The runner's serial phase (worker-0 alone, S.t 0-40 s), then
+        # the parallel one: worker-1's first class is charged its gap
+        # from the serial phase's end (2 s), not from the run's start.
+        tests = [
+            test('S.t', U1, 'worker-0', 1.0, 40.0),
+            test('A.t', U2, 'worker-0', 43.0, 44.0),
+            test('B.t', U3, 'worker-1', 42.0, 45.0),
+        ]
+        serial = ['p.m.S.t[id-%s]' % U1]
+        charged, overhead = sb.attribute(tests, start=0.0, serial=serial)
+        self.assertEqual({'p.m.S': 1.0, 'p.m.A': 3.0, 'p.m.B': 2.0},
+                         overhead)
+        self.assertEqual(5.0, charged['p.m.B.t[id-%s]' % U3])
+        # Without the phases, worker-1's first gap spans the serial phase.
+        self.assertEqual(42.0, sb.attribute(tests, start=0.0)[1]['p.m.B'])
+
     def test_attribute_default_start_and_nothing(self):
         charged, overhead = sb.attribute([test('A.t', U1, '', 5.0, 6.0)])
         self.assertEqual({'p.m.A': 0.0}, overhead)

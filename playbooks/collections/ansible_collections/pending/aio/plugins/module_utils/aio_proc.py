@@ -33,6 +33,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -427,6 +428,25 @@ class Supervisor(object):
             if wave:
                 self.call('stop', *wave, check=False)
 
+    def call_each(self, verb, names):
+        """``supervisorctl VERB NAME`` for each of ``names``, all at once.
+
+        One supervisorctl with several names acts on them one after the
+        other, each waiting for its stop and its ``startsecs``; nova's
+        control services restarted one by one took 14 s, at once 5 s.
+        """
+        if len(names) < 2:
+            for name in names:
+                self.call(verb, name, check=False)
+            return
+        threads = [threading.Thread(target=self.call, args=(verb, name),
+                                    kwargs={'check': False})
+                   for name in names]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
     def states(self):
         """{program: state} for every program, in one supervisorctl call."""
         result = {}
@@ -526,6 +546,7 @@ def ensure(sup, programs, state_dir, log_dir, timeout=180, check=False,
                 if line.startswith(p['name'] + ':'):
                     did.add(p['name'])
     states = sup.states()
+    restart = []
     for p in programs:
         name = p['name']
         state = states.get(name, 'ABSENT')
@@ -535,16 +556,19 @@ def ensure(sup, programs, state_dir, log_dir, timeout=180, check=False,
                 continue
             raise AioError('%s: no supervisor program of that name' % name)
         if state not in ('RUNNING', 'STARTING'):
+            # In the phase's order (epmd before RabbitMQ...), one by one.
             if not check:
                 sup.call('start', name, check=False)
             did.add(name)
         elif (_stored_fingerprint(state_dir, name) != fingerprint(p)
               and name not in did):
-            if not check:
-                sup.call('restart', name, check=False)
+            restart.append(name)
             did.add(name)
     if check:
         return sorted(did)
+    # Running programs whose configuration changed (a leg switch: nova's
+    # control services): each restarts on its own, all at once.
+    sup.call_each('restart', restart)
 
     waiting = list(programs)
 
