@@ -153,7 +153,7 @@ def bench_aio(out):
                 cache + '/nova-reference'])
         sh.run(['apt-get', 'clean'])
         sh.run(['apt-get', 'purge', '-y', '-q', 'mariadb-server',
-                'rabbitmq-server', 'ovn-central', 'ovn-host',
+                'rabbitmq-server', 'memcached', 'ovn-central', 'ovn-host',
                 'openvswitch-switch', 'qemu-utils'],
                stdout=subprocess.DEVNULL)
         sh.run(['apt-get', 'autoremove', '-y', '-q'],
