@@ -76,8 +76,9 @@ QUOTA_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
 Leg = collections.namedtuple('Leg', 'variables regex decides')
 
 # The legs of the full verdict, in the order their reports merge;
-# :func:`run_order` runs the default cloud's last, the others in an order
-# that restarts nova least (a policy profile switch restarts nothing).
+# :func:`run_order` runs the default cloud's last, so that its `up` puts
+# that cloud back (each other leg's switch restarts nova's control
+# services: its options are theirs).
 # ``variables``: AIO_EXTRA_VARS of its `up` ('' is the default cloud).
 # Three configurations are the fewest one nova-api and one nova-conductor
 # can show: three host_status policy profiles and three quota counting

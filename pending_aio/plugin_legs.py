@@ -48,14 +48,23 @@ LEGS = ('mutants', 'profiles', 'pending-off', 'stock')
 # host_status policy profile; the host_status tests run again under the two
 # others (the precedence tests do not depend on the profile and run once):
 # admin_or_owner in the profiles leg, unknown_only in the pending-off leg.
-# Every profile switch only rewrites nova's policy file and tempest.conf:
-# nova-api re-reads the policy without a restart.  The regexes are the ones
-# of tox -e conformance's legs.
+# A profile switch alone (the mutant batches') only rewrites nova's policy
+# file and tempest.conf: nova-api re-reads the policy without a restart;
+# the two partial legs also switch a control service option, which
+# restarts nova-api, nova-conductor and nova-scheduler.  The selections
+# are the ones of tox -e conformance's legs.  FUNCTIONAL_LEGS=profiles
+# alone no longer runs the unknown_only profile: pending-off does.
 PLUGIN_REGEX = conformance.SUITE_REGEX
 HS_REGEX = conformance.HS_REGEX
 FEATURE_REGEX = conformance.FEATURE_REGEX
 PRECEDENCE_REGEX = conformance.PRECEDENCE_REGEX
 QUOTA_REGEX = conformance.QUOTA_REGEX
+# (--regex, --exclude-regex) of the two partial legs; a unit test holds
+# them to the same tests as conformance.LEGS' regexes.
+PENDING_OFF_SELECTION = ('%s|%s' % (HS_REGEX, FEATURE_REGEX),
+                         PRECEDENCE_REGEX)
+UNIFIED_LIMITS_SELECTION = ('%s|%s' % (HS_REGEX, QUOTA_REGEX),
+                            PRECEDENCE_REGEX)
 # One class per feature: what a wrong claim must fail (a whole class,
 # class setup included, rather than the feature's every test).
 PENDING_CLASS_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
@@ -241,8 +250,8 @@ def leg_profiles():
              'unified limits')
     switch_profile('admin_or_owner', 'unified_limits')
     log = sh.path('logs', 'unified-limits.log')
-    tee_plugin(log, '--regex', '%s|%s' % (HS_REGEX, QUOTA_REGEX),
-               '--exclude-regex', PRECEDENCE_REGEX)
+    tee_plugin(log, '--regex', UNIFIED_LIMITS_SELECTION[0],
+               '--exclude-regex', UNIFIED_LIMITS_SELECTION[1])
     quota_tests_passed('unified_limits', log)
 
     sh.stage('wrong claims on the reference cloud')
@@ -359,8 +368,8 @@ def leg_pending_off():
     sh.need(r'^quota_counting = placement$', tempest_conf())
     sh.need(r'^host_status_policy_profile = unknown_only$', tempest_conf())
     log = sh.path('logs', 'pending-off.log')
-    tee_plugin(log, '--regex', '%s|%s' % (HS_REGEX, FEATURE_REGEX),
-               '--exclude-regex', PRECEDENCE_REGEX)
+    tee_plugin(log, '--regex', PENDING_OFF_SELECTION[0],
+               '--exclude-regex', PENDING_OFF_SELECTION[1])
     skips_name_options(log)
     quota_tests_passed('placement', log)
     report('pending-off')

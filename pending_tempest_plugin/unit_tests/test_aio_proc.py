@@ -70,6 +70,16 @@ class TestPorts(AioProcTestCase):
         sock.close()
         aio_proc.check_ports({'glance': port}, self.path('none.pid'))
 
+    def test_probe_unix_socket(self):
+        # memcached listens on a unix socket only.
+        path = self.path('m.sock')
+        self.assertFalse(aio_proc.probe(path=path))
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.addCleanup(sock.close)
+        sock.bind(path)
+        sock.listen(1)
+        self.assertTrue(aio_proc.probe(path=path))
+
 
 class TestSteps(AioProcTestCase):
 
@@ -296,11 +306,12 @@ class TestPrograms(AioProcTestCase):
         self.assertEqual({'reread', 'status'}, set(calls))
 
     def test_changed_programs_restart_at_once(self):
-        # Two running programs whose configuration changed restart
-        # together (a leg switch's nova-api and nova-conductor): each
-        # restart waits for the other's at a barrier, which two restarts
-        # one after the other would never pass.
-        programs = [{'name': n, 'command': n} for n in ('a', 'b')]
+        # Two running programs of one priority whose configuration changed
+        # restart together (a leg switch's nova-api and nova-conductor):
+        # each restart waits for the other's at a barrier, which two
+        # restarts one after the other would never pass.
+        programs = [{'name': n, 'command': n, 'priority': 210}
+                    for n in ('a', 'b')]
         barrier = threading.Barrier(2, timeout=10)
         restarted = []
 
@@ -321,6 +332,53 @@ class TestPrograms(AioProcTestCase):
                                side_effect=call):
             self.assertEqual([], aio_proc.ensure(
                 self.sup(), programs, self.tmp, self.tmp, 5))
+
+    def test_restart_waves_follow_priority_and_updated_skip(self):
+        # epmd (10) restarts before rabbitmq (20), never beside it; a
+        # program supervisord's `update` already restarted is not
+        # restarted again.
+        programs = [{'name': 'epmd', 'command': 'e', 'priority': 10},
+                    {'name': 'rabbitmq', 'command': 'r', 'priority': 20},
+                    {'name': 'nova-api', 'command': 'n', 'priority': 20}]
+        calls = []
+
+        def call(sup, *words, check=True):
+            if words[0] == 'status':
+                return ('epmd RUNNING pid 1\nrabbitmq RUNNING pid 2\n'
+                        'nova-api RUNNING pid 3\n')
+            if words[0] == 'update':
+                return 'nova-api: updated process group\n'
+            calls.append(words)
+            return ''
+        with mock.patch.object(aio_proc.Supervisor, 'call', autospec=True,
+                               side_effect=call):
+            self.assertEqual(['epmd', 'nova-api', 'rabbitmq'],
+                             aio_proc.ensure(self.sup(), programs, self.tmp,
+                                             self.tmp, 5))
+        self.assertEqual([('restart', 'epmd'), ('restart', 'rabbitmq')],
+                         calls)
+
+    def test_a_restart_that_cannot_run_fails_and_records_nothing(self):
+        # supervisorctl itself failing (not the program) ends the step;
+        # the program keeps no new fingerprint, so the next `up` restarts
+        # it again.
+        programs = [{'name': n, 'command': n, 'priority': 210}
+                    for n in ('a', 'b')]
+
+        def call(sup, *words, check=True):
+            if words[0] == 'status':
+                return 'a RUNNING pid 1\nb RUNNING pid 2\n'
+            if words[:2] == ('restart', 'b'):
+                raise OSError(12, 'Cannot allocate memory')
+            return ''
+        with mock.patch.object(aio_proc.Supervisor, 'call', autospec=True,
+                               side_effect=call):
+            exc = self.assertRaises(aio_proc.AioError, aio_proc.ensure,
+                                    self.sup(), programs, self.tmp,
+                                    self.tmp, 5)
+        self.assertIn('supervisorctl restart failed: b:', str(exc))
+        self.assertIn('Cannot allocate memory', str(exc))
+        self.assertFalse(os.path.exists(self.path('fingerprint-b')))
 
     def test_fingerprint_follows_config_content(self):
         conf = self.path('nova.conf')

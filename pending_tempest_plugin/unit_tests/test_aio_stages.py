@@ -370,6 +370,39 @@ class TestOtherStages(StageTestCase):
                          chosen)
         self.assertEqual('', conformance.LEGS[0].variables)
 
+    def test_functional_partial_legs_select_as_the_conformance_legs(self):
+        # tempest run --regex R --exclude-regex X: search R, not search X.
+        plugin = 'pending_tempest_plugin.tests.'
+        ids = [plugin + name for name in (
+            'api.compute.test_host_status.HostStatusTest.test_up[id-1]',
+            'api.compute.test_host_status_listing.HostStatusListing'
+            'StoppedComputeTest.test_disabled_and_stopped[id-2,slow]',
+            'api.compute.test_host_status_listing.HostStatusListing'
+            'StoppedComputeTest.test_forced_down_and_stopped[id-3,slow]',
+            'api.compute.test_host_status_disruptive.HostStatusDisruptive'
+            'Test.test_disabled_and_forced_down[id-4]',
+            'api.compute.test_host_status_disruptive.HostStatusDisruptive'
+            'Test.test_down[id-5]',
+            'api.compute.test_cell0_rebuild.Cell0RebuildTest.'
+            'test_rebuild_quota_recheck_ram[id-6]',
+            'api.compute.test_cell0_rebuild.Cell0RebuildTest.'
+            'test_rebuild_keeps_attributes[id-7]',
+            'api.compute.test_pending_state.PendingStateOffTest.t[id-8]',
+            'api.compute.test_notifications.NotificationsTest.t[id-9]',
+            'api.compute.test_build_failures.BuildFailureTest.t[id-10]',
+            'scenario.test_preemptible_flow.PreemptibleFlowTest.t[id-11]')]
+
+        def tempest(regex, exclude):
+            return [i for i in ids if re.search(regex, i)
+                    and not re.search(exclude, i)]
+        for leg, selection in (
+                (conformance.LEGS[1], plugin_legs.PENDING_OFF_SELECTION),
+                (conformance.LEGS[2], plugin_legs.UNIFIED_LIMITS_SELECTION)):
+            chosen = [i for i in ids if re.search(leg.regex, i)]
+            self.assertEqual(chosen, tempest(*selection))
+            self.assertNotIn(ids[1], chosen)
+            self.assertIn(ids[4], chosen)
+
     def fake_legs(self, runs, merged):
         """Fake legs: (name, mode) to RUNS, a report each, merge to MERGED."""
         def run_leg(name, out, mode, args):

@@ -99,6 +99,27 @@ class TestFigures(base.TestCase):
         # Without the phases, worker-1's first gap spans the serial phase.
         self.assertEqual(42.0, sb.attribute(tests, start=0.0)[1]['p.m.B'])
 
+    def test_serial_ids_reads_the_classes_and_names_the_unknown(self):
+        plugin = 'pending_tempest_plugin.tests.api.compute.'
+        serial = sb.Test(plugin + 'test_host_status_listing.'
+                         'HostStatusListingStoppedComputeTest.test_unknown'
+                         '[id-%s]' % U1, 'success', 'worker-0', 0, 1)
+        other = sb.Test(plugin + 'test_host_status.HostStatusTest.'
+                        'test_up_visibility[id-%s]' % U2, 'success',
+                        'worker-0', 1, 2)
+        gone = test('Gone.t', U3, 'worker-1', 1, 2)
+        err = io.StringIO()
+        self.assertEqual([serial.id],
+                         sb.serial_ids([serial, other, gone], err=err))
+        self.assertIn('1 class(es) could not be imported, counted in the '
+                      'parallel phase: p.m.Gone', err.getvalue())
+
+    def test_attribute_without_a_serial_phase_is_one_phase(self):
+        tests = [test('A.t', U1, 'worker-0', 1.0, 2.0),
+                 test('B.t', U2, 'worker-1', 3.0, 4.0)]
+        self.assertEqual(sb.attribute(tests, start=0.0),
+                         sb.attribute(tests, start=0.0, serial=[]))
+
     def test_attribute_default_start_and_nothing(self):
         charged, overhead = sb.attribute([test('A.t', U1, '', 5.0, 6.0)])
         self.assertEqual({'p.m.A': 0.0}, overhead)

@@ -29,7 +29,11 @@ options:
     type: dict
     required: true
   programs:
-    description: "[{name, command, configs?, url? | port?}]"
+    description: >-
+      [{name, command, configs?, url? | port? | socket?, priority?}]; a
+      socket is a unix socket's path.  Taken in waves
+      of equal priority: the stopped ones start one by one, then the
+      changed ones restart at once.
     type: list
     elements: dict
     required: true
