@@ -108,9 +108,12 @@ class TestFigures(base.TestCase):
                         'test_up_visibility[id-%s]' % U2, 'success',
                         'worker-0', 1, 2)
         gone = test('Gone.t', U3, 'worker-1', 1, 2)
+        skipped = sb.Test('setUpClass (%stest_pending_state.'
+                          'PendingStateOffTest)' % plugin, 'skip',
+                          'worker-1', 2, 2)
         err = io.StringIO()
-        self.assertEqual([serial.id],
-                         sb.serial_ids([serial, other, gone], err=err))
+        self.assertEqual([serial.id], sb.serial_ids(
+            [serial, other, gone, skipped], err=err))
         self.assertIn('1 class(es) could not be imported, counted in the '
                       'parallel phase: p.m.Gone', err.getvalue())
 
