@@ -54,6 +54,7 @@ cloud's workspace; also written as JSON.
 import collections
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -88,20 +89,47 @@ Leg = collections.namedtuple('Leg', 'variables regex decides')
 # tests wait for a failed build in PENDING or ERROR alike), so each
 # non-default profile rides with one of the other settings: one `up` and
 # one run fewer than a leg per setting (issue 20).
-LEGS = (
-    Leg('', SUITE_REGEX, 'every requirement the default cloud shows '
-        '(PENDING on, admin_only, quota counted in the database)'),
-    Leg('aio_host_status_policy_profile=unknown_only '
-        'aio_use_pending_state=false aio_quota_counting=placement',
-        '%s|%s' % (HS_BUT_PRECEDENCE_REGEX, FEATURE_REGEX),
-        'HS-17 (policy profile unknown_only); PEND-01 (use_pending_state '
-        'off); the quota recheck counted in placement'),
-    Leg('aio_host_status_policy_profile=admin_or_owner '
-        'aio_quota_counting=unified_limits',
-        '%s|%s' % (HS_BUT_PRECEDENCE_REGEX, QUOTA_REGEX),
-        'HS-15 (policy profile admin_or_owner); the quota recheck under '
-        'unified limits'),
-)
+DEFAULT_LEG = Leg(
+    '', SUITE_REGEX, 'every requirement the default cloud shows '
+    '(PENDING on, admin_only, quota counted in the database)')
+PENDING_OFF_LEG = Leg(
+    'aio_host_status_policy_profile=unknown_only '
+    'aio_use_pending_state=false aio_quota_counting=placement',
+    '%s|%s' % (HS_BUT_PRECEDENCE_REGEX, FEATURE_REGEX),
+    'HS-17 (policy profile unknown_only); PEND-01 (use_pending_state '
+    'off); the quota recheck counted in placement')
+UNIFIED_LIMITS_LEG = Leg(
+    'aio_host_status_policy_profile=admin_or_owner '
+    'aio_quota_counting=unified_limits',
+    '%s|%s' % (HS_BUT_PRECEDENCE_REGEX, QUOTA_REGEX),
+    'HS-15 (policy profile admin_or_owner); the quota recheck under '
+    'unified limits')
+# The functional stage's partial legs are these two (plugin_legs).
+LEGS = (DEFAULT_LEG, PENDING_OFF_LEG, UNIFIED_LIMITS_LEG)
+
+# What a leg's variables put in tempest.conf (the seed's claims): the
+# checks that its `up` switched the cloud.
+CLAIMED_BY = {
+    'aio_host_status_policy_profile': 'host_status_policy_profile',
+    'aio_quota_counting': 'quota_counting',
+    'aio_use_pending_state': 'pending_state_enabled',
+}
+
+
+def claimed(variables):
+    """The tempest.conf lines (regexes) a leg's ``up`` must have written.
+
+    One per variable of :data:`CLAIMED_BY`; ValueError for another
+    variable, so that a new leg variable gets its check.
+    """
+    lines = []
+    for item in variables.split():
+        name, _, value = item.partition('=')
+        if name not in CLAIMED_BY:
+            raise ValueError('%s: no tempest.conf option is known to show '
+                             'it' % name)
+        lines.append(r'^%s = %s$' % (CLAIMED_BY[name], re.escape(value)))
+    return lines
 
 
 def run_argv(leg, out, mode, args):

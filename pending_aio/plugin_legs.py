@@ -51,20 +51,13 @@ LEGS = ('mutants', 'profiles', 'pending-off', 'stock')
 # A profile switch alone (the mutant batches') only rewrites nova's policy
 # file and tempest.conf: nova-api re-reads the policy without a restart;
 # the two partial legs also switch a control service option, which
-# restarts nova-api, nova-conductor and nova-scheduler.  The selections
-# are the ones of tox -e conformance's legs.  FUNCTIONAL_LEGS=profiles
-# alone no longer runs the unknown_only profile: pending-off does.
+# restarts nova-api, nova-conductor and nova-scheduler.  The two partial
+# legs are tox -e conformance's (conformance.PENDING_OFF_LEG and
+# UNIFIED_LIMITS_LEG: their variables, claims and regexes).
+# FUNCTIONAL_LEGS=profiles alone no longer runs the unknown_only profile:
+# pending-off does.
 PLUGIN_REGEX = conformance.SUITE_REGEX
 HS_REGEX = conformance.HS_REGEX
-FEATURE_REGEX = conformance.FEATURE_REGEX
-PRECEDENCE_REGEX = conformance.PRECEDENCE_REGEX
-QUOTA_REGEX = conformance.QUOTA_REGEX
-# (--regex, --exclude-regex) of the two partial legs; a unit test holds
-# them to the same tests as conformance.LEGS' regexes.
-PENDING_OFF_SELECTION = ('%s|%s' % (HS_REGEX, FEATURE_REGEX),
-                         PRECEDENCE_REGEX)
-UNIFIED_LIMITS_SELECTION = ('%s|%s' % (HS_REGEX, QUOTA_REGEX),
-                            PRECEDENCE_REGEX)
 # One class per feature: what a wrong claim must fail (a whole class,
 # class setup included, rather than the feature's every test).
 PENDING_CLASS_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
@@ -134,6 +127,18 @@ def switch_profile(profile, quota='db'):
               [sh.aio_cmd(), 'up'], env={'AIO_EXTRA_VARS': extra})
     for pattern in wanted:
         sh.need(pattern, conf)
+
+
+def switch_leg(leg, name):
+    """The cloud of one of tox -e conformance's partial legs.
+
+    ``up`` with the leg's variables (log: up-NAME.log), then its claims
+    checked in tempest.conf.
+    """
+    sh.run_to(sh.path('logs', 'up-%s.log' % name), [sh.aio_cmd(), 'up'],
+              env={'AIO_EXTRA_VARS': leg.variables})
+    for pattern in conformance.claimed(leg.variables):
+        sh.need(pattern, tempest_conf())
 
 
 plugin_argv = sh.tempest_run_argv
@@ -248,10 +253,9 @@ def leg_profiles():
     # pending-off leg (one `up` and one run for both).
     sh.stage('host_status tests, profile admin_or_owner; quota tests, '
              'unified limits')
-    switch_profile('admin_or_owner', 'unified_limits')
+    switch_leg(conformance.UNIFIED_LIMITS_LEG, 'unified-limits')
     log = sh.path('logs', 'unified-limits.log')
-    tee_plugin(log, '--regex', UNIFIED_LIMITS_SELECTION[0],
-               '--exclude-regex', UNIFIED_LIMITS_SELECTION[1])
+    tee_plugin(log, '--regex', conformance.UNIFIED_LIMITS_LEG.regex)
     quota_tests_passed('unified_limits', log)
 
     sh.stage('wrong claims on the reference cloud')
@@ -359,17 +363,9 @@ def leg_pending_off():
     # precedence ones, which no profile changes) run under the third
     # profile: its settings and this leg's are independent, so one `up` and
     # one run serve both (tox -e conformance's legs, conformance.LEGS).
-    sh.run_to(sh.path('logs', 'up-pending-off.log'), [sh.aio_cmd(), 'up'],
-              env={'AIO_EXTRA_VARS': 'aio_use_pending_state=false '
-                                     'aio_quota_counting=placement '
-                                     'aio_host_status_policy_profile='
-                                     'unknown_only'})
-    sh.need(r'^pending_state_enabled = false$', tempest_conf())
-    sh.need(r'^quota_counting = placement$', tempest_conf())
-    sh.need(r'^host_status_policy_profile = unknown_only$', tempest_conf())
+    switch_leg(conformance.PENDING_OFF_LEG, 'pending-off')
     log = sh.path('logs', 'pending-off.log')
-    tee_plugin(log, '--regex', PENDING_OFF_SELECTION[0],
-               '--exclude-regex', PENDING_OFF_SELECTION[1])
+    tee_plugin(log, '--regex', conformance.PENDING_OFF_LEG.regex)
     skips_name_options(log)
     quota_tests_passed('placement', log)
     report('pending-off')

@@ -370,38 +370,48 @@ class TestOtherStages(StageTestCase):
                          chosen)
         self.assertEqual('', conformance.LEGS[0].variables)
 
-    def test_functional_partial_legs_select_as_the_conformance_legs(self):
-        # tempest run --regex R --exclude-regex X: search R, not search X.
-        plugin = 'pending_tempest_plugin.tests.'
-        ids = [plugin + name for name in (
-            'api.compute.test_host_status.HostStatusTest.test_up[id-1]',
-            'api.compute.test_host_status_listing.HostStatusListing'
-            'StoppedComputeTest.test_disabled_and_stopped[id-2,slow]',
-            'api.compute.test_host_status_listing.HostStatusListing'
-            'StoppedComputeTest.test_forced_down_and_stopped[id-3,slow]',
-            'api.compute.test_host_status_disruptive.HostStatusDisruptive'
-            'Test.test_disabled_and_forced_down[id-4]',
-            'api.compute.test_host_status_disruptive.HostStatusDisruptive'
-            'Test.test_down[id-5]',
-            'api.compute.test_cell0_rebuild.Cell0RebuildTest.'
-            'test_rebuild_quota_recheck_ram[id-6]',
-            'api.compute.test_cell0_rebuild.Cell0RebuildTest.'
-            'test_rebuild_keeps_attributes[id-7]',
-            'api.compute.test_pending_state.PendingStateOffTest.t[id-8]',
-            'api.compute.test_notifications.NotificationsTest.t[id-9]',
-            'api.compute.test_build_failures.BuildFailureTest.t[id-10]',
-            'scenario.test_preemptible_flow.PreemptibleFlowTest.t[id-11]')]
+    def test_leg_claims_follow_its_variables(self):
+        self.assertEqual([], conformance.claimed(''))
+        self.assertEqual(
+            [r'^host_status_policy_profile = unknown_only$',
+             r'^pending_state_enabled = false$',
+             r'^quota_counting = placement$'],
+            conformance.claimed(conformance.PENDING_OFF_LEG.variables))
+        # A variable whose tempest.conf option is unknown gets no silent
+        # pass.
+        self.assertRaises(ValueError, conformance.claimed, 'aio_other=1')
+        for leg in conformance.LEGS:
+            conformance.claimed(leg.variables)
 
-        def tempest(regex, exclude):
-            return [i for i in ids if re.search(regex, i)
-                    and not re.search(exclude, i)]
-        for leg, selection in (
-                (conformance.LEGS[1], plugin_legs.PENDING_OFF_SELECTION),
-                (conformance.LEGS[2], plugin_legs.UNIFIED_LIMITS_SELECTION)):
-            chosen = [i for i in ids if re.search(leg.regex, i)]
-            self.assertEqual(chosen, tempest(*selection))
-            self.assertNotIn(ids[1], chosen)
-            self.assertIn(ids[4], chosen)
+    def test_functional_partial_legs_are_the_conformance_legs(self):
+        # The functional stage's pending-off and unified-limits runs use
+        # the conformance legs' variables, claims and regexes: one source.
+        ups, needs, runs = [], [], []
+        self.useFixture(fixtures.MockPatchObject(
+            sh, 'run_to', lambda log, argv, env: ups.append(
+                env['AIO_EXTRA_VARS'])))
+        self.useFixture(fixtures.MockPatchObject(
+            sh, 'need', lambda pattern, path: needs.append(pattern)))
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs, 'tee_plugin', lambda log, *args: runs.append(
+                list(args))))
+        for name in ('stage', 'echo'):
+            self.useFixture(fixtures.MockPatchObject(
+                sh, name, lambda *a, **k: None))
+        for name in ('switch_profile', 'plant_orphan_trait', 'run_plugin',
+                     'report', 'quota_tests_passed', 'expect_fail',
+                     'clean', 'skips_name_options'):
+            self.useFixture(fixtures.MockPatchObject(
+                plugin_legs, name, lambda *a, **k: None))
+        for stage, leg in ((plugin_legs.leg_pending_off,
+                            conformance.PENDING_OFF_LEG),
+                           (plugin_legs.leg_profiles,
+                            conformance.UNIFIED_LIMITS_LEG)):
+            del ups[:], needs[:], runs[:]
+            stage()
+            self.assertEqual([leg.variables], ups)
+            self.assertEqual(conformance.claimed(leg.variables), needs)
+            self.assertEqual([['--regex', leg.regex]], runs)
 
     def fake_legs(self, runs, merged):
         """Fake legs: (name, mode) to RUNS, a report each, merge to MERGED."""
