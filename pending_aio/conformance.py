@@ -74,7 +74,11 @@ QUOTA_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
                r'test_cell0_rebuild\.Cell0RebuildTest\.'
                r'test_rebuild_quota_recheck')
 
-Leg = collections.namedtuple('Leg', 'variables regex decides')
+Leg = collections.namedtuple('Leg', 'variables regex decides weights')
+# ``weights``: the leg's class weights (pending-conformance run --weights),
+# or None for the suite's own: a partial leg skips classes and runs some of
+# others' tests, and the suite's weights would split it unevenly.
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data')
 
 # The legs of the full verdict, in the order their reports merge;
 # :func:`run_order` runs the default cloud's last, so that its `up` puts
@@ -91,19 +95,20 @@ Leg = collections.namedtuple('Leg', 'variables regex decides')
 # one run fewer than a leg per setting (issue 20).
 DEFAULT_LEG = Leg(
     '', SUITE_REGEX, 'every requirement the default cloud shows '
-    '(PENDING on, admin_only, quota counted in the database)')
+    '(PENDING on, admin_only, quota counted in the database)', None)
 PENDING_OFF_LEG = Leg(
     'aio_host_status_policy_profile=unknown_only '
     'aio_use_pending_state=false aio_quota_counting=placement',
     '%s|%s' % (HS_BUT_PRECEDENCE_REGEX, FEATURE_REGEX),
     'HS-17 (policy profile unknown_only); PEND-01 (use_pending_state '
-    'off); the quota recheck counted in placement')
+    'off); the quota recheck counted in placement',
+    os.path.join(DATA, 'class-weights-pending-off.yaml'))
 UNIFIED_LIMITS_LEG = Leg(
     'aio_host_status_policy_profile=admin_or_owner '
     'aio_quota_counting=unified_limits',
     '%s|%s' % (HS_BUT_PRECEDENCE_REGEX, QUOTA_REGEX),
     'HS-15 (policy profile admin_or_owner); the quota recheck under '
-    'unified limits')
+    'unified limits', os.path.join(DATA, 'class-weights-unified-limits.yaml'))
 # The functional stage's partial legs are these two (plugin_legs).
 LEGS = (DEFAULT_LEG, PENDING_OFF_LEG, UNIFIED_LIMITS_LEG)
 
@@ -130,6 +135,12 @@ def claimed(variables):
                              'it' % name)
         lines.append(r'^%s = %s$' % (CLAIMED_BY[name], re.escape(value)))
     return lines
+
+
+def leg_args(leg):
+    """``tempest run`` arguments of a leg: its regex and class weights."""
+    return ['--regex', leg.regex] + (
+        ['--weights', leg.weights] if leg.weights else [])
 
 
 def run_argv(leg, out, mode, args):
@@ -206,7 +217,7 @@ def all_legs(mode, trap=None):
         # for the requirements they leave to the default leg; the merge
         # certifies the rows of all legs (merge --mode).
         rc = run_leg(name, out, mode if not leg.variables else 'explore',
-                     ['--regex', leg.regex])
+                     leg_args(leg))
         times.append({'leg': name, 'up_seconds': round(t1 - t0, 1),
                       'run_seconds': round(time.time() - t1, 1),
                       'exit': rc})

@@ -255,7 +255,7 @@ def leg_profiles():
              'unified limits')
     switch_leg(conformance.UNIFIED_LIMITS_LEG, 'unified-limits')
     log = sh.path('logs', 'unified-limits.log')
-    tee_plugin(log, '--regex', conformance.UNIFIED_LIMITS_LEG.regex)
+    tee_plugin(log, *conformance.leg_args(conformance.UNIFIED_LIMITS_LEG))
     quota_tests_passed('unified_limits', log)
 
     sh.stage('wrong claims on the reference cloud')
@@ -365,7 +365,7 @@ def leg_pending_off():
     # one run serve both (tox -e conformance's legs, conformance.LEGS).
     switch_leg(conformance.PENDING_OFF_LEG, 'pending-off')
     log = sh.path('logs', 'pending-off.log')
-    tee_plugin(log, '--regex', conformance.PENDING_OFF_LEG.regex)
+    tee_plugin(log, *conformance.leg_args(conformance.PENDING_OFF_LEG))
     skips_name_options(log)
     quota_tests_passed('placement', log)
     report('pending-off')

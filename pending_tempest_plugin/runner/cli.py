@@ -266,6 +266,11 @@ def _secrets(conf_path, accounts):
 
 
 def cmd_run(args):
+    try:
+        # A wrong weights file stops the run before anything else.
+        weights = phases.all_weights(args.weights or ())
+    except ValueError as e:
+        raise UsageError(str(e))
     root = os.path.abspath(args.workspace)
     state = ws.load_state(root)
     conf_path = os.path.join(root, 'etc', 'tempest.conf')
@@ -296,7 +301,7 @@ def cmd_run(args):
     regex = args.regex or DEFAULT_REGEX
     try:
         _rc, stream = phases.run(['--regex', regex], concurrency, cwd=root,
-                                 tempest=_tempest())
+                                 tempest=_tempest(), weights=weights)
     except RuntimeError as e:
         raise UsageError(str(e))
     print(flush=True)
@@ -456,6 +461,12 @@ def parser():
     run.add_argument('--leg', help='name of this run in a merged report '
                                    '(default: the output folder name)')
     run.add_argument('--concurrency', type=int, default=2)
+    run.add_argument('--weights', action='append', default=[],
+                     metavar='FILE',
+                     help='class weights (YAML: class id to seconds) over '
+                          'the suite\'s own, for the parallel phase\'s '
+                          'split: what the classes take on this cloud or '
+                          'in this configuration; repeatable')
     merge_p = sub.add_parser('merge', help='one report over several runs '
                                            'of one cloud')
     merge_p.add_argument('--output', required=True)

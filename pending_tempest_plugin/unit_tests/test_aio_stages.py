@@ -411,7 +411,8 @@ class TestOtherStages(StageTestCase):
             stage()
             self.assertEqual([leg.variables], ups)
             self.assertEqual(conformance.claimed(leg.variables), needs)
-            self.assertEqual([['--regex', leg.regex]], runs)
+            self.assertEqual([['--regex', leg.regex, '--weights',
+                               leg.weights]], runs)
 
     def fake_legs(self, runs, merged):
         """Fake legs: (name, mode) to RUNS, a report each, merge to MERGED."""

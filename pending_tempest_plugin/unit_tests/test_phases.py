@@ -245,6 +245,21 @@ class TestWeights(fakes.FileTestCase):
         self.assertGreater(len(upstream), 10)
         self.assertTrue(all(weights[c] > 0 for c in upstream))
 
+    def test_conformance_legs_weights_name_suite_classes(self):
+        # The partial legs' own weights (pending-conformance run
+        # --weights) load, and name only classes of the suite.
+        from pending_aio import conformance
+        suite = phases.load_weights()
+        legs = [leg for leg in conformance.LEGS if leg.weights]
+        self.assertEqual(2, len(legs))
+        for leg in legs:
+            weights = phases.all_weights([leg.weights])
+            own = phases.load_weights(leg.weights)
+            self.assertTrue(own)
+            self.assertEqual([], sorted(set(own) - set(suite)))
+            self.assertTrue(all(v >= 0 for v in own.values()))
+            self.assertEqual(own, {c: weights[c] for c in own})
+
     def test_worker_file_selects_each_test_once(self):
         from stestr import selection
         import yaml

@@ -111,6 +111,16 @@ class TestClaims(fakes.FileTestCase):
         self.assertIn("pending-conformance init: ", err.getvalue())
         self.assertIn("unknown claim 'nope'", err.getvalue())
 
+    def test_run_with_bad_weights_exits_2_first(self):
+        # Before the workspace is even read.
+        err = self.useFixture(fixtures.MonkeyPatch('sys.stderr',
+                                                   io.StringIO())).new_value
+        bad = self.write('w.yaml', '- a list\n')
+        self.assertEqual(2, cli.main(['run', '--workspace', self.tmp,
+                                      '--weights', bad]))
+        self.assertIn('class weights %s: ' % bad, err.getvalue())
+        self.assertNotIn('is not a workspace', err.getvalue())
+
     def test_run_without_init_exits_2(self):
         err = self.useFixture(fixtures.MonkeyPatch('sys.stderr',
                                                    io.StringIO())).new_value
