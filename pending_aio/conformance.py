@@ -60,6 +60,7 @@ import subprocess
 import sys
 import time
 
+import pending_aio
 from pending_aio import sh
 
 # The suite and the parts of it that another configuration decides.
@@ -78,7 +79,6 @@ Leg = collections.namedtuple('Leg', 'variables regex decides weights')
 # ``weights``: the leg's class weights (pending-conformance run --weights),
 # or None for the suite's own: a partial leg skips classes and runs some of
 # others' tests, and the suite's weights would split it unevenly.
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data')
 
 # The legs of the full verdict, in the order their reports merge;
 # :func:`run_order` runs the default cloud's last, so that its `up` puts
@@ -102,43 +102,59 @@ PENDING_OFF_LEG = Leg(
     '%s|%s' % (HS_BUT_PRECEDENCE_REGEX, FEATURE_REGEX),
     'HS-17 (policy profile unknown_only); PEND-01 (use_pending_state '
     'off); the quota recheck counted in placement',
-    os.path.join(DATA, 'class-weights-pending-off.yaml'))
+    pending_aio.data_file('class-weights-pending-off.yaml'))
 UNIFIED_LIMITS_LEG = Leg(
     'aio_host_status_policy_profile=admin_or_owner '
     'aio_quota_counting=unified_limits',
     '%s|%s' % (HS_BUT_PRECEDENCE_REGEX, QUOTA_REGEX),
     'HS-15 (policy profile admin_or_owner); the quota recheck under '
-    'unified limits', os.path.join(DATA, 'class-weights-unified-limits.yaml'))
+    'unified limits',
+    pending_aio.data_file('class-weights-unified-limits.yaml'))
 # The functional stage's partial legs are these two (plugin_legs).
 LEGS = (DEFAULT_LEG, PENDING_OFF_LEG, UNIFIED_LIMITS_LEG)
 
-# What a leg's variables put in tempest.conf (the seed's claims): the
-# checks that its `up` switched the cloud.
+# What a leg's variables put in tempest.conf (the seed's claims), and the
+# value of each on the default cloud (the reference nova): the checks that
+# an `up` switched the cloud to a leg, the options the leg leaves alone
+# included.
 CLAIMED_BY = {
-    'aio_host_status_policy_profile': 'host_status_policy_profile',
-    'aio_quota_counting': 'quota_counting',
-    'aio_use_pending_state': 'pending_state_enabled',
+    'aio_host_status_policy_profile': ('host_status_policy_profile',
+                                       'admin_only'),
+    'aio_quota_counting': ('quota_counting', 'db'),
+    'aio_use_pending_state': ('pending_state_enabled', 'true'),
 }
+# The seed writes booleans as true/false.
+_BOOLEANS = {'true': 'true', 'yes': 'true', '1': 'true', 'on': 'true',
+             'false': 'false', 'no': 'false', '0': 'false', 'off': 'false'}
 
 
 def claimed(variables):
     """The tempest.conf lines (regexes) a leg's ``up`` must have written.
 
-    One per variable of :data:`CLAIMED_BY`; ValueError for another
-    variable, so that a new leg variable gets its check.
+    One per variable of :data:`CLAIMED_BY`, the leg's value or the default
+    cloud's; ValueError for another variable, so that a new leg variable
+    gets its check.  For the reference nova (the seed claims PENDING off
+    for stock nova whatever the variable).
     """
-    lines = []
+    values = dict((name, default)
+                  for name, (_, default) in CLAIMED_BY.items())
     for item in variables.split():
         name, _, value = item.partition('=')
         if name not in CLAIMED_BY:
             raise ValueError('%s: no tempest.conf option is known to show '
                              'it' % name)
-        lines.append(r'^%s = %s$' % (CLAIMED_BY[name], re.escape(value)))
-    return lines
+        if CLAIMED_BY[name][1] in _BOOLEANS:
+            value = _BOOLEANS.get(value.lower(), value)
+        values[name] = value
+    return [r'^%s = %s$' % (CLAIMED_BY[name][0], re.escape(values[name]))
+            for name in sorted(CLAIMED_BY)]
 
 
 def leg_args(leg):
-    """``tempest run`` arguments of a leg: its regex and class weights."""
+    """A leg's regex and class weights, as ``run`` arguments.
+
+    For ``pending-conformance run`` and ``runner.phases`` alike.
+    """
     return ['--regex', leg.regex] + (
         ['--weights', leg.weights] if leg.weights else [])
 

@@ -116,13 +116,11 @@ def switch_profile(profile, quota='db'):
     sh.echo('-- host_status policy profile %s, quota counting %s'
             % (profile, quota))
     conf = tempest_conf()
-    wanted = (r'^host_status_policy_profile = %s$' % re.escape(profile),
-              r'^quota_counting = %s$' % re.escape(quota),
-              r'^pending_state_enabled = true$')
-    if all(sh.grep_q(pattern, conf) == 0 for pattern in wanted):
-        return
     extra = 'aio_host_status_policy_profile=%s aio_quota_counting=%s' % (
         profile, quota)
+    wanted = conformance.claimed(extra)
+    if all(sh.grep_q(pattern, conf) == 0 for pattern in wanted):
+        return
     sh.run_to(sh.path('logs', 'up-profile-%s-%s.log' % (profile, quota)),
               [sh.aio_cmd(), 'up'], env={'AIO_EXTRA_VARS': extra})
     for pattern in wanted:
@@ -133,7 +131,8 @@ def switch_leg(leg, name):
     """The cloud of one of tox -e conformance's partial legs.
 
     ``up`` with the leg's variables (log: up-NAME.log), then its claims
-    checked in tempest.conf.
+    checked in tempest.conf, the options it leaves at the default cloud's
+    value included.
     """
     sh.run_to(sh.path('logs', 'up-%s.log' % name), [sh.aio_cmd(), 'up'],
               env={'AIO_EXTRA_VARS': leg.variables})

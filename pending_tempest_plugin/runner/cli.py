@@ -268,7 +268,7 @@ def _secrets(conf_path, accounts):
 def cmd_run(args):
     try:
         # A wrong weights file stops the run before anything else.
-        weights = phases.all_weights(args.weights or ())
+        weights = phases.all_weights(args.weights)
     except ValueError as e:
         raise UsageError(str(e))
     root = os.path.abspath(args.workspace)

@@ -102,7 +102,10 @@ def load_weights(path=WEIGHTS_FILE):
     import yaml
 
     with open(path) as f:
-        return {str(k): float(v) for k, v in (yaml.safe_load(f) or {}).items()}
+        data = yaml.safe_load(f) or {}
+    if not isinstance(data, dict):
+        raise ValueError('not a mapping of class id to seconds')
+    return {str(k): float(v) for k, v in data.items()}
 
 
 def balance(test_ids, workers, weights):

@@ -371,17 +371,45 @@ class TestOtherStages(StageTestCase):
         self.assertEqual('', conformance.LEGS[0].variables)
 
     def test_leg_claims_follow_its_variables(self):
-        self.assertEqual([], conformance.claimed(''))
+        # Every option is checked: the leg's value, or the default cloud's.
+        self.assertEqual(
+            [r'^host_status_policy_profile = admin_only$',
+             r'^quota_counting = db$',
+             r'^pending_state_enabled = true$'],
+            conformance.claimed(conformance.DEFAULT_LEG.variables))
         self.assertEqual(
             [r'^host_status_policy_profile = unknown_only$',
-             r'^pending_state_enabled = false$',
-             r'^quota_counting = placement$'],
+             r'^quota_counting = placement$',
+             r'^pending_state_enabled = false$'],
             conformance.claimed(conformance.PENDING_OFF_LEG.variables))
+        self.assertEqual(
+            [r'^host_status_policy_profile = admin_or_owner$',
+             r'^quota_counting = unified_limits$',
+             r'^pending_state_enabled = true$'],
+            conformance.claimed(conformance.UNIFIED_LIMITS_LEG.variables))
+        # Booleans as the seed writes them.
+        self.assertIn(r'^pending_state_enabled = false$',
+                      conformance.claimed('aio_use_pending_state=False'))
         # A variable whose tempest.conf option is unknown gets no silent
         # pass.
         self.assertRaises(ValueError, conformance.claimed, 'aio_other=1')
-        for leg in conformance.LEGS:
-            conformance.claimed(leg.variables)
+
+    def test_leg_claims_are_the_seeds_options(self):
+        # Each variable's option and default are the seed's: its
+        # tempest.conf options (aio_seed defaults) and the cloud's defaults
+        # (group_vars).
+        import yaml
+        roles = os.path.join(os.path.dirname(pending_aio.__file__), '..',
+                             'playbooks')
+        with open(os.path.join(roles, 'roles', 'aio_seed', 'defaults',
+                               'main.yaml')) as f:
+            seed = f.read()
+        with open(os.path.join(roles, 'group_vars', 'all.yaml')) as f:
+            cloud = yaml.safe_load(f)
+        for variable, (option, default) in conformance.CLAIMED_BY.items():
+            self.assertRegex(seed, r'(?m)^ *%s: .*\b%s\b' % (option,
+                                                              variable))
+            self.assertEqual(default, str(cloud[variable]).lower())
 
     def test_functional_partial_legs_are_the_conformance_legs(self):
         # The functional stage's pending-off and unified-limits runs use
@@ -414,10 +442,15 @@ class TestOtherStages(StageTestCase):
             self.assertEqual([['--regex', leg.regex, '--weights',
                                leg.weights]], runs)
 
-    def fake_legs(self, runs, merged):
-        """Fake legs: (name, mode) to RUNS, a report each, merge to MERGED."""
-        def run_leg(name, out, mode, args):
+    def fake_legs(self, runs, merged, args=None):
+        """Fake legs: (name, mode) to RUNS, a report each, merge to MERGED.
+
+        Each leg's run arguments to ARGS, when given.
+        """
+        def run_leg(name, out, mode, leg_args):
             runs.append((name, mode))
+            if args is not None:
+                args.append(leg_args)
             os.makedirs(out)
             with open(os.path.join(out, 'report.json'), 'w') as f:
                 f.write('{}')
@@ -433,19 +466,24 @@ class TestOtherStages(StageTestCase):
         order = conformance.run_order()
         self.assertEqual('', order[-1].variables)
         self.assertEqual(set(conformance.LEGS), set(order))
-        ups, runs, merged = [], [], []
+        ups, runs, merged, args = [], [], [], []
         self.useFixture(fixtures.MockPatchObject(
             conformance, 'up',
             lambda variables, log, check: ups.append(variables) or 0))
         self.useFixture(fixtures.MockPatchObject(
             conformance, 'leg_name', lambda: 'leg%d' % len(ups)))
-        self.fake_legs(runs, merged)
+        self.fake_legs(runs, merged, args)
         trap = sh.Trap(lambda rc: None)
         self.exits(0, conformance.all_legs, 'certify', trap)
         self.assertEqual([leg.variables for leg in order], ups)
         self.assertIsNone(trap.action)
         self.assertEqual([('leg1', 'explore'), ('leg2', 'explore'),
                           ('leg3', 'certify')], runs)
+        # Each leg's regex, and the partial legs' own class weights.
+        self.assertEqual([['--regex', leg.regex, '--weights', leg.weights]
+                          for leg in order[:2]] + [['--regex', order[2].regex]],
+                         args)
+        self.assertTrue(all(os.path.isfile(leg.weights) for leg in order[:2]))
         self.assertEqual(
             [self.tmp + '/conformance/leg%d/report.json' % i
              for i in (3, 1, 2)], merged[0][-3:])
