@@ -407,8 +407,8 @@ class TestOtherStages(StageTestCase):
         with open(os.path.join(roles, 'group_vars', 'all.yaml')) as f:
             cloud = yaml.safe_load(f)
         for variable, (option, default) in conformance.CLAIMED_BY.items():
-            self.assertRegex(seed, r'(?m)^ *%s: .*\b%s\b' % (option,
-                                                              variable))
+            self.assertRegex(
+                seed, r'(?m)^ *%s: .*\b%s\b' % (option, variable))
             self.assertEqual(default, str(cloud[variable]).lower())
 
     def test_functional_partial_legs_are_the_conformance_legs(self):
@@ -480,9 +480,9 @@ class TestOtherStages(StageTestCase):
         self.assertEqual([('leg1', 'explore'), ('leg2', 'explore'),
                           ('leg3', 'certify')], runs)
         # Each leg's regex, and the partial legs' own class weights.
-        self.assertEqual([['--regex', leg.regex, '--weights', leg.weights]
-                          for leg in order[:2]] + [['--regex', order[2].regex]],
-                         args)
+        self.assertEqual(
+            [['--regex', leg.regex, '--weights', leg.weights]
+             for leg in order[:2]] + [['--regex', order[2].regex]], args)
         self.assertTrue(all(os.path.isfile(leg.weights) for leg in order[:2]))
         self.assertEqual(
             [self.tmp + '/conformance/leg%d/report.json' % i
