@@ -112,32 +112,29 @@ def switch_profile(profile, quota='db'):
     aio_use_pending_state puts it back).  nova-api re-reads the policy
     file; the quota counting mode is db by default, another mode rewrites
     nova.conf and restarts nova's control services (not the computes).
+    No `up` when tempest.conf already claims all of it.
     """
     sh.echo('-- host_status policy profile %s, quota counting %s'
             % (profile, quota))
-    conf = tempest_conf()
     extra = 'aio_host_status_policy_profile=%s aio_quota_counting=%s' % (
         profile, quota)
-    wanted = conformance.claimed(extra)
-    if all(sh.grep_q(pattern, conf) == 0 for pattern in wanted):
+    if all(sh.grep_q(pattern, tempest_conf()) == 0
+           for pattern in conformance.claimed(extra)):
         return
-    sh.run_to(sh.path('logs', 'up-profile-%s-%s.log' % (profile, quota)),
-              [sh.aio_cmd(), 'up'], env={'AIO_EXTRA_VARS': extra})
-    for pattern in wanted:
-        sh.need(pattern, conf)
+    switch_cloud(extra, 'profile-%s-%s' % (profile, quota))
 
 
-def switch_leg(leg, name):
-    """The cloud of one of tox -e conformance's partial legs.
+def switch_cloud(variables, name):
+    """``up`` with AIO_EXTRA_VARS ``variables`` (log: up-NAME.log).
 
-    ``up`` with the leg's variables (log: up-NAME.log), then its claims
-    checked in tempest.conf, the options it leaves at the default cloud's
-    value included.
+    Then their claims checked in tempest.conf, the options they leave at
+    the default cloud's value included (conformance.claimed).
     """
     sh.run_to(sh.path('logs', 'up-%s.log' % name), [sh.aio_cmd(), 'up'],
-              env={'AIO_EXTRA_VARS': leg.variables})
-    for pattern in conformance.claimed(leg.variables):
-        sh.need(pattern, tempest_conf())
+              env={'AIO_EXTRA_VARS': variables})
+    conf = tempest_conf()
+    for pattern in conformance.claimed(variables):
+        sh.need(pattern, conf)
 
 
 plugin_argv = sh.tempest_run_argv
@@ -252,7 +249,7 @@ def leg_profiles():
     # pending-off leg (one `up` and one run for both).
     sh.stage('host_status tests, profile admin_or_owner; quota tests, '
              'unified limits')
-    switch_leg(conformance.UNIFIED_LIMITS_LEG, 'unified-limits')
+    switch_cloud(conformance.UNIFIED_LIMITS_LEG.variables, 'unified-limits')
     log = sh.path('logs', 'unified-limits.log')
     tee_plugin(log, *conformance.leg_args(conformance.UNIFIED_LIMITS_LEG))
     quota_tests_passed('unified_limits', log)
@@ -362,7 +359,7 @@ def leg_pending_off():
     # precedence ones, which no profile changes) run under the third
     # profile: its settings and this leg's are independent, so one `up` and
     # one run serve both (tox -e conformance's legs, conformance.LEGS).
-    switch_leg(conformance.PENDING_OFF_LEG, 'pending-off')
+    switch_cloud(conformance.PENDING_OFF_LEG.variables, 'pending-off')
     log = sh.path('logs', 'pending-off.log')
     tee_plugin(log, *conformance.leg_args(conformance.PENDING_OFF_LEG))
     skips_name_options(log)
