@@ -66,9 +66,6 @@ from pending_aio import sh
 # The suite and the parts of it that another configuration decides.
 SUITE_REGEX = r'^pending_tempest_plugin\.tests\.'
 HS_REGEX = r'^pending_tempest_plugin\.tests\.api\.compute\.test_host_status'
-# The precedence tests do not depend on the policy profile.
-PRECEDENCE_REGEX = r'test_(disabled_and|forced_down_and)'
-HS_BUT_PRECEDENCE_REGEX = r'%s(?!.*\.%s)' % (HS_REGEX, PRECEDENCE_REGEX)
 FEATURE_REGEX = (r'^pending_tempest_plugin\.tests\.(api\.compute\.test_'
                  r'(pending_state|cell0_rebuild)|scenario)')
 QUOTA_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
@@ -85,31 +82,27 @@ Leg = collections.namedtuple('Leg', 'variables regex decides weights')
 # that cloud back (each other leg's switch restarts nova's control
 # services: its options are theirs).
 # ``variables``: AIO_EXTRA_VARS of its `up` ('' is the default cloud).
-# Three configurations are the fewest one nova-api and one nova-conductor
-# can show: three host_status policy profiles and three quota counting
-# modes.  The settings of a leg are independent of each other (a profile
-# is nova-api's policy on host_status; use_pending_state and the quota
-# counting mode are the control services' options, and the host_status
-# tests wait for a failed build in PENDING or ERROR alike), so each
-# non-default profile rides with one of the other settings: one `up` and
-# one run fewer than a leg per setting (issue 20).
+# Three configurations are the fewest one nova-conductor can show: three
+# quota counting modes (and use_pending_state off rides with one of them:
+# the settings are independent).  The three host_status policy profiles
+# need no leg: the default cloud serves each from a nova-api of its own
+# (aio_host_status_profile_apis, claimed as [nova_conformance]
+# host_status_profile_services), and each host_status test checks them
+# all in one pass over each host state (one stopped compute for all three;
+# issue 20).
 DEFAULT_LEG = Leg(
     '', SUITE_REGEX, 'every requirement the default cloud shows '
-    '(PENDING on, admin_only, quota counted in the database)', None)
+    '(PENDING on; host_status under admin_only, admin_or_owner and '
+    'unknown_only; quota counted in the database)', None)
 PENDING_OFF_LEG = Leg(
-    'aio_host_status_policy_profile=unknown_only '
     'aio_use_pending_state=false aio_quota_counting=placement',
-    '%s|%s' % (HS_BUT_PRECEDENCE_REGEX, FEATURE_REGEX),
-    'HS-17 (policy profile unknown_only); PEND-01 (use_pending_state '
-    'off); the quota recheck counted in placement',
+    FEATURE_REGEX,
+    'PEND-01 (use_pending_state off); the feature tests with failed '
+    'builds in ERROR and the quota recheck counted in placement',
     pending_aio.data_file('class-weights-pending-off.yaml'))
 UNIFIED_LIMITS_LEG = Leg(
-    'aio_host_status_policy_profile=admin_or_owner '
-    'aio_quota_counting=unified_limits',
-    '%s|%s' % (HS_BUT_PRECEDENCE_REGEX, QUOTA_REGEX),
-    'HS-15 (policy profile admin_or_owner); the quota recheck under '
-    'unified limits',
-    pending_aio.data_file('class-weights-unified-limits.yaml'))
+    'aio_quota_counting=unified_limits', QUOTA_REGEX,
+    'the quota recheck under unified limits', None)
 # The functional stage's partial legs are these two (plugin_legs).
 LEGS = (DEFAULT_LEG, PENDING_OFF_LEG, UNIFIED_LIMITS_LEG)
 
@@ -123,6 +116,11 @@ CLAIMED_BY = {
     'aio_quota_counting': ('quota_counting', 'db'),
     'aio_use_pending_state': ('pending_state_enabled', 'true'),
 }
+# The host_status policy profiles the embedded cloud serves from a nova-api
+# of their own (group_vars aio_host_status_profile_apis); the seed claims
+# each but the cloud's own profile as [nova_conformance]
+# host_status_profile_services, at catalog service type compute-PROFILE.
+PROFILE_APIS = ('admin_or_owner', 'unknown_only')
 # The seed writes booleans as true/false.
 _BOOLEANS = {'true': 'true', 'yes': 'true', '1': 'true', 'on': 'true',
              'false': 'false', 'no': 'false', '0': 'false', 'off': 'false'}
@@ -146,8 +144,21 @@ def claimed(variables):
         if CLAIMED_BY[name][1] in _BOOLEANS:
             value = _BOOLEANS.get(value.lower(), value)
         values[name] = value
-    return [r'^%s = %s$' % (CLAIMED_BY[name][0], re.escape(values[name]))
-            for name in sorted(CLAIMED_BY)]
+    lines = [r'^%s = %s$' % (CLAIMED_BY[name][0], re.escape(values[name]))
+             for name in sorted(CLAIMED_BY)]
+    # The other profiles' endpoints: without them the default leg would
+    # decide the admin_or_owner and unknown_only rows nowhere.
+    services = profile_services(values['aio_host_status_policy_profile'])
+    if services:
+        lines.append(r'^host_status_profile_services = %s$'
+                     % re.escape(services))
+    return lines
+
+
+def profile_services(profile):
+    """The seed's host_status_profile_services for a cloud's ``profile``."""
+    return ','.join('%s:compute-%s' % (p, p) for p in PROFILE_APIS
+                    if p != profile)
 
 
 def leg_args(leg):

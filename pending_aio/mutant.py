@@ -118,7 +118,37 @@ def computes_up(since):
     return bool(fresh) and all(fresh)
 
 
+def nova_apis(conf=None):
+    """{program: URL} of every nova-api of the cloud.
+
+    nova-api and the nova-api of each other host_status policy profile
+    (``nova-api-<profile>``), read from the supervisord programs the cloud
+    runs (their gunicorn ``-b HOST:PORT``).
+    """
+    conf = conf or os.path.join(aio_dir(), 'etc', 'supervisor', 'conf.d',
+                                'services.conf')
+    try:
+        with open(conf) as f:
+            text = f.read()
+    except OSError:
+        return {'nova-api': 'http://127.0.0.1:8774/'}
+    found = {}
+    for name, body in re.findall(
+            r'(?ms)^\[program:(nova-api(?:-[\w-]+)?)\]\n(.*?)(?=^\[|\Z)',
+            text):
+        bind = re.search(r'\s-b\s+(\S+)', body)
+        if bind:
+            found[name] = 'http://%s/' % bind.group(1)
+    return found or {'nova-api': 'http://127.0.0.1:8774/'}
+
+
 def restart(programs):
+    apis = {}
+    if 'nova-api' in programs:
+        # A mutant of nova-api's code is every nova-api's: the profile
+        # endpoints serve the same nova.
+        apis = nova_apis()
+        programs = programs + sorted(p for p in apis if p not in programs)
     ctl = os.path.join(aio_dir(), 'bin', 'supervisorctl')
     subprocess.run([ctl, 'restart'] + programs, check=True,
                    stdout=subprocess.DEVNULL)
@@ -134,17 +164,18 @@ def restart(programs):
             lambda: computes_up(since), 120, 2,
             'nova_mutant: the computes are not up 120 s after restarting '
             'nova-conductor; see %s/logs/' % aio_dir())
-    if 'nova-api' in programs:
+    for name, url in sorted(apis.items()):
         # Answering again, not only started.
         checks.wait_or_exit(
-            'nova-api answering after its restart', nova_api_answers, 60,
-            0.5, 'nova_mutant: nova-api does not answer after its restart; '
-            'see %s/logs/nova-api.log' % aio_dir())
+            '%s answering after its restart' % name,
+            lambda url=url: answers(url), 60, 0.5,
+            'nova_mutant: %s does not answer after its restart; see '
+            '%s/logs/%s.log' % (name, aio_dir(), name))
 
 
-def nova_api_answers():
+def answers(url):
     try:
-        urllib.request.urlopen('http://127.0.0.1:8774/', timeout=5)
+        urllib.request.urlopen(url, timeout=5)
     except OSError:
         return False
     return True

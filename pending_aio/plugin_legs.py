@@ -16,9 +16,10 @@
 ``python -m pending_aio functional-plugin`` (``tools/functional-plugin``,
 ``tox -e mutants``): part of the functional stage, runnable on its own
 against a running embedded cloud: the mutants of the reference nova, the
-plugin's conformance suite under each host_status policy profile and quota
-counting mode, the reference nova with use_pending_state off, stock nova;
-the proof that a wrong claim fails; the check that nothing is left behind.
+plugin's conformance suite (every host_status policy profile in one run)
+under each quota counting mode, the reference nova with use_pending_state
+off, stock nova; the proof that a wrong claim fails; the check that nothing
+is left behind.
 
 FUNCTIONAL_LEGS selects the legs (default: all of them, always in the order
 of :data:`LEGS`); PLUGIN_REGEX replaces the whole suite's regex;
@@ -44,18 +45,16 @@ from pending_aio import sh
 # stage runs it first on a new cloud.
 LEGS = ('mutants', 'profiles', 'pending-off', 'stock')
 
-# The plugin's own suite.  The whole suite runs under the default
-# host_status policy profile; the host_status tests run again under the two
-# others (the precedence tests do not depend on the profile and run once):
-# admin_or_owner in the profiles leg, unknown_only in the pending-off leg.
-# A profile switch alone (the mutant batches') only rewrites nova's policy
-# file and tempest.conf: nova-api re-reads the policy without a restart;
-# the two partial legs also switch a control service option, which
-# restarts nova-api, nova-conductor and nova-scheduler.  The two partial
-# legs are tox -e conformance's (conformance.PENDING_OFF_LEG and
-# UNIFIED_LIMITS_LEG: their variables, claims and regexes).
-# FUNCTIONAL_LEGS=profiles alone no longer runs the unknown_only profile:
-# pending-off does.
+# The plugin's own suite.  The whole suite runs on the default cloud:
+# host_status under admin_only through nova-api, and under admin_or_owner
+# and unknown_only through the nova-api of each (the seed claims them as
+# host_status_profile_services): every host_status test checks the three
+# profiles in one pass.  A profile switch (the mutant batches') only
+# rewrites nova's policy file and tempest.conf: nova-api re-reads the
+# policy without a restart.  The two partial legs switch a control service
+# option, which restarts the nova-api processes, nova-conductor and
+# nova-scheduler; they are tox -e conformance's (conformance.PENDING_OFF_LEG
+# and UNIFIED_LIMITS_LEG: their variables, claims and regexes).
 PLUGIN_REGEX = conformance.SUITE_REGEX
 HS_REGEX = conformance.HS_REGEX
 # One class per feature: what a wrong claim must fail (a whole class,
@@ -237,31 +236,41 @@ def skips_name_options(log):
 
 
 def leg_profiles():
-    sh.stage('conformance suite, profile admin_only')
+    sh.stage('conformance suite, profile admin_only and the endpoints of '
+             'admin_or_owner and unknown_only')
     switch_profile('admin_only')
     plant_orphan_trait()
     run_plugin('--regex', os.environ.get('PLUGIN_REGEX') or PLUGIN_REGEX)
     report('admin_only')
-    # The third quota counting mode rides on this profile switch (one
-    # restart for both): the quota recheck tests under unified limits (the
-    # pending-off leg runs them under placement counting, the run above
-    # under db counting).  The unknown_only profile rides with the
-    # pending-off leg (one `up` and one run for both).
-    sh.stage('host_status tests, profile admin_or_owner; quota tests, '
-             'unified limits')
+
+    sh.stage('wrong claims on the reference cloud')
+    # The endpoints swapped: each profile's tests read the other's nova-api.
+    expect_fail('profile-services', [(
+        r'^host_status_profile_services = .*',
+        'host_status_profile_services = admin_or_owner:compute-unknown_only,'
+        'unknown_only:compute-admin_or_owner')],
+        r'%s\.HostStatusTest\.test_up_visibility' % HS_REGEX,
+        'under-permission for persona owner_member under policy profile '
+        'admin_or_owner')
+    # The cloud's own profile misdescribed (no other endpoint claimed).
+    expect_fail('profile', [
+        (r'^host_status_policy_profile = .*',
+         'host_status_policy_profile = admin_or_owner'),
+        sh.delete_line('host_status_profile_services')],
+        r'%s\.HostStatusTest\.test_up_visibility' % HS_REGEX,
+        'under-permission for persona owner_member under policy profile '
+        'admin_or_owner')
+
+    # The third quota counting mode: the quota recheck tests under unified
+    # limits (the pending-off leg runs them under placement counting, the
+    # run above under db counting).
+    sh.stage('quota tests, unified limits')
     switch_cloud(conformance.UNIFIED_LIMITS_LEG.variables, 'unified-limits')
     log = sh.path('logs', 'unified-limits.log')
     tee_plugin(log, *conformance.leg_args(conformance.UNIFIED_LIMITS_LEG))
     quota_tests_passed('unified_limits', log)
-
-    sh.stage('wrong claims on the reference cloud')
-    expect_fail('profile', [(r'^host_status_policy_profile = .*',
-                             'host_status_policy_profile = admin_only')],
-                r'%s\.HostStatusTest\.test_up_visibility' % HS_REGEX,
-                'over-permission for persona owner_member under policy '
-                'profile admin_only')
     # The next leg's `up` sets the configuration it needs: no `up` here to
-    # put admin_only back.
+    # put db counting back.
     clean()
 
 
@@ -353,12 +362,10 @@ def leg_mutants(trap):
 
 def leg_pending_off():
     sh.stage('reference nova with use_pending_state = False, quota counted '
-             'in placement; host_status tests, profile unknown_only')
+             'in placement')
     # The feature tests include the quota recheck tests: they run here under
-    # the second quota counting mode.  The host_status tests (but the
-    # precedence ones, which no profile changes) run under the third
-    # profile: its settings and this leg's are independent, so one `up` and
-    # one run serve both (tox -e conformance's legs, conformance.LEGS).
+    # the second quota counting mode (tox -e conformance's legs,
+    # conformance.LEGS).
     switch_cloud(conformance.PENDING_OFF_LEG.variables, 'pending-off')
     log = sh.path('logs', 'pending-off.log')
     tee_plugin(log, *conformance.leg_args(conformance.PENDING_OFF_LEG))

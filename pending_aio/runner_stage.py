@@ -209,7 +209,8 @@ class Runner(object):
                 'cloud) exits 1 naming HS-15')
         sh.sed(sh.path('claims.yaml'), base + '/lying-claims.yaml',
                (r'^host_status_policy_profile: .*',
-                'host_status_policy_profile: admin_or_owner'))
+                'host_status_policy_profile: admin_or_owner'),
+               sh.delete_line('host_status_profile_services'))
         pc('init', '--os-cloud', 'aio-admin', '--workspace', base + '/lying',
            '--claims', base + '/lying-claims.yaml',
            stdout=subprocess.DEVNULL)

@@ -61,6 +61,20 @@ NovaConformanceGroup = [
                         in policy_profiles.PROFILES.items()],
                help='The os_compute_api:servers:show:host_status policy '
                     'profile the cloud runs.'),
+    cfg.DictOpt('host_status_profile_services',
+                default={},
+                help='PROFILE:SERVICE_TYPE pairs: more compute endpoints '
+                     'of this same cloud (same databases, computes and '
+                     'servers), each a nova-api whose policy is another '
+                     'host_status policy profile, found in the catalog '
+                     'under SERVICE_TYPE (e.g. "admin_or_owner:'
+                     'compute-admin_or_owner,unknown_only:compute-'
+                     'unknown_only").  Each host_status visibility test '
+                     'then checks every profile in one pass over each '
+                     'host state: one stopped compute serves them all.  '
+                     'Empty (the default): the cloud\'s one profile, '
+                     'host_status_policy_profile.  A profile appears once: '
+                     'not host_status_policy_profile again.'),
     cfg.BoolOpt('disruptive_tests',
                 default=False,
                 help='Whether tests may disturb a compute service of the '

@@ -22,6 +22,8 @@ a configuration error (InvalidConfiguration), never a silent skip.
 from tempest import config
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin import config as project_config
+
 CONF = config.CONF
 
 
@@ -45,7 +47,47 @@ def config_problems(group=None):
         problems.append('compute_stop_command and compute_start_command are '
                         'set together: a stopped compute must be started '
                         'again')
+    problems.extend(profile_service_problems(group))
     return problems
+
+
+def profile_service_problems(group):
+    """What is wrong with host_status_profile_services, as sentences."""
+    services = getattr(group, 'host_status_profile_services', None) or {}
+    problems = []
+    for profile in sorted(services):
+        if profile not in project_config.POLICY_PROFILES:
+            problems.append(
+                'host_status_profile_services names %r, not a host_status '
+                'policy profile (%s)' % (
+                    profile, ', '.join(project_config.POLICY_PROFILES)))
+        elif profile == group.host_status_policy_profile:
+            problems.append(
+                'host_status_profile_services names %s, the profile of '
+                'host_status_policy_profile: list only the other profiles'
+                % profile)
+        if not (services[profile] or '').strip():
+            problems.append('host_status_profile_services: profile %s has '
+                            'no service type' % profile)
+    types = [t for t in services.values() if t]
+    if len(set(types)) != len(types):
+        problems.append('host_status_profile_services gives one service '
+                        'type to several profiles: %s' % ', '.join(
+                            '%s:%s' % kv for kv in sorted(services.items())))
+    return problems
+
+
+def host_status_profiles(group=None):
+    """[(profile, catalog service type or None)]: the profiles to check.
+
+    The cloud's own profile first (None: the compute endpoint of
+    ``[compute] catalog_type``), then each of
+    ``host_status_profile_services`` in name order.
+    """
+    group = group or _group()
+    services = getattr(group, 'host_status_profile_services', None) or {}
+    return [(group.host_status_policy_profile, None)] + sorted(
+        services.items())
 
 
 def _check(group):

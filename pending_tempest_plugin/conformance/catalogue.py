@@ -206,6 +206,15 @@ def applicable(req, claims):
     """
     for key, want in sorted(req.applies.items()):
         have = claims.get(key)
+        if key == 'host_status_policy_profile':
+            # The cloud's own profile and those its other compute
+            # endpoints show (host_status_profile_services).
+            shown = [have] + sorted(
+                claims.get('host_status_profile_services') or {})
+            if want not in shown:
+                return 'applies when %s = %s; the claims say %s' % (
+                    key, want, ', '.join(str(p) for p in shown))
+            continue
         if want == 'claimed':
             if not have:
                 return 'not claimed: %s is unset' % key

@@ -270,7 +270,9 @@ def evaluate(cat, declared, records, claims, mode=EXPLORE, admin=True,
         row = {'id': req.id, 'level': level(req.text), 'admin': req.admin,
                'disruptive': req.disruptive, 'outcome': outcome,
                'detail': detail, 'tests': list(req.tests),
-               'profile': claims.get('host_status_policy_profile')}
+               'profile': claims.get('host_status_policy_profile'),
+               'profiles': [claims.get('host_status_policy_profile')] + sorted(
+                   claims.get('host_status_profile_services') or {})}
         if outcome == catalogue.FAIL:
             row['messages'] = [m for m in messages if m]
             row['request_ids'] = request_ids

@@ -48,6 +48,15 @@ def _is_list(opt):
     return opt.type.__class__.__name__ == 'List'
 
 
+def _is_dict(opt):
+    return opt.type.__class__.__name__ == 'Dict'
+
+
+def _dict_string(mapping):
+    """A mapping as tempest.conf writes a DictOpt: KEY:VALUE,..."""
+    return ','.join('%s:%s' % (k, mapping[k]) for k in sorted(mapping))
+
+
 def load(path):
     """The claims of ``path`` as a dict; ClaimsError if anything is off."""
     if path is None:
@@ -96,6 +105,17 @@ def validate(data, where):
             problems.append('%s: %r is not a string or number'
                             % (key, value))
             continue
+        if isinstance(value, dict):
+            if not _is_dict(opt):
+                problems.append('%s: %r is not a string or number'
+                                % (key, value))
+                continue
+            if not all(isinstance(v, str) and v
+                       for v in list(value) + list(value.values())):
+                problems.append('%s: %r is not a mapping of names to '
+                                'names' % (key, value))
+                continue
+            value = _dict_string(value)
         try:
             claims[key] = opt.type(
                 value if isinstance(value, (bool, list, tuple))
@@ -133,7 +153,8 @@ def from_conf(items, where):
             continue
         value = value.strip()
         if not value:
-            claims[key] = [] if _is_list(opt) else None
+            claims[key] = ([] if _is_list(opt) else
+                           {} if _is_dict(opt) else None)
             continue
         try:
             claims[key] = opt.type(value)
@@ -156,9 +177,11 @@ def nova_conformance_options(claims):
     pairs = []
     for key in sorted(options):
         value = claims.get(key)
-        if value is None or value == []:
+        if value is None or value == [] or value == {}:
             continue
-        if isinstance(value, bool):
+        if isinstance(value, dict):
+            value = _dict_string(value)
+        elif isinstance(value, bool):
             value = 'true' if value else 'false'
         elif isinstance(value, (list, tuple)):
             value = ','.join(value)

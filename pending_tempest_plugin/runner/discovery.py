@@ -152,10 +152,31 @@ def _pick_flavors(conn, wanted):
         lambda f: (f.ram, f.vcpus, f.disk, f.name), wanted)
 
 
-def discover(conn, image=None, flavor=None):
-    """Everything init writes into tempest.conf, as a plain dict."""
+def missing_compute_services(catalog, region, services):
+    """The claimed compute service types the catalogue has no endpoint of.
+
+    ``services``: host_status_profile_services (profile -> service type).
+    """
+    return ['%s (profile %s)' % (stype, profile)
+            for profile, stype in sorted((services or {}).items())
+            if _endpoint(catalog, (stype,), region) == (None, None)]
+
+
+def discover(conn, image=None, flavor=None, profile_services=None):
+    """Everything init writes into tempest.conf, as a plain dict.
+
+    ``profile_services``: the claimed host_status_profile_services, whose
+    endpoints the catalogue must have (DiscoveryError otherwise).
+    """
     access, catalog = _catalogue(conn)
     region = conn.config.get_region_name() or None
+    missing = missing_compute_services(catalog, region, profile_services)
+    if missing:
+        raise DiscoveryError(
+            'the claims name compute endpoints the catalogue has no '
+            'endpoint of%s: host_status_profile_services %s' % (
+                ' in region %s' % region if region else '',
+                ', '.join(missing)))
     auth = conn.config.get_auth_args()
     found = {
         'cloud_id': cloud_identity(catalog, auth.get('auth_url')),

@@ -135,6 +135,30 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
             cls.persona_servers['admin'] = cls.admin_servers
         cls.owner_project_id = cls.os_primary.credentials.project_id
         cls.check_personas(cls.owner_project_id, reader, other)
+        # (profile, {persona: servers client}) per host_status policy
+        # profile the run checks: the cloud's own through the compute
+        # endpoint of [compute] catalog_type, then each other compute
+        # endpoint of [nova_conformance] host_status_profile_services.
+        cls.profile_servers = [
+            (profile, cls.persona_servers if service is None
+             else cls.servers_clients_of(service))
+            for profile, service in features.host_status_profiles()]
+
+    @classmethod
+    def servers_clients_of(cls, service):
+        """{persona: servers client} of the compute service ``service``.
+
+        The personas' credentials, another compute endpoint of the same
+        cloud (a catalog service type).
+        """
+        managers = {'owner_member': 'os_primary',
+                    'owner_reader': 'os_project_reader',
+                    'other_project': 'os_alt', 'admin': 'os_admin'}
+        eip = CONF.compute_feature_enabled.enable_instance_password
+        return dict(
+            (persona, getattr(cls, managers[persona]).compute.ServersClient(
+                service=service, enable_instance_password=eip))
+            for persona in cls.persona_servers)
 
     @staticmethod
     def check_personas(owner, reader, other):
@@ -293,13 +317,16 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
                              cls.os_admin.flavors_client)
         return host_control.HostControl(owner, cls.os_admin.services_client)
 
-    def view(self, persona, server, version):
+    def view(self, persona, server, version, servers=None):
         """What ``persona`` gets for ``server`` at ``version``.
 
+        :param servers: {persona: servers client} of one of
+                        ``profile_servers`` (default: the cloud's own
+                        compute endpoint).
         :returns: (show body or None on 404, detail entry or None when the
                   listing does not contain the server).
         """
-        client = self.persona_servers[persona]
+        client = (servers or self.persona_servers)[persona]
         with self.at(version):
             try:
                 shown = client.show_server(server['id'])['server']
@@ -316,34 +343,45 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
                          personas=None):
         """Every persona, in show and in detail, sees what the profile says.
 
+        Under each profile of ``profile_servers``, through its endpoint.
         ``personas`` defaults to every persona the class has credentials for
         (all four, or three in a class without admin).  Fails once with
         every discrepancy (under-permission, over-permission, wrong value, a
         value outside the spec's list).
         """
         problems = []
-        for persona in personas or self.personas():
-            shown, listed = self.view(persona, server, version)
-            problems.extend(self.visibility_problems(
-                persona, host_status, shown,
-                'GET server at %s' % version))
-            problems.extend(self.visibility_problems(
-                persona, host_status, listed,
-                'GET servers/detail at %s' % version))
+        for profile, servers in self.profile_servers:
+            for persona in personas or self.personas():
+                shown, listed = self.view(persona, server, version, servers)
+                problems.extend(self.visibility_problems(
+                    persona, host_status, shown,
+                    self.where('GET server at %s' % version, profile),
+                    profile))
+                problems.extend(self.visibility_problems(
+                    persona, host_status, listed,
+                    self.where('GET servers/detail at %s' % version,
+                               profile), profile))
         self.fail_visibility(problems)
+
+    def where(self, request, profile):
+        """``request``, naming the endpoint when the run checks several."""
+        if len(self.profile_servers) < 2:
+            return request
+        return '%s, %s endpoint' % (request, profile)
 
     def personas(self):
         """The personas of expectations.PERSONAS this class has."""
         return [p for p in expectations.PERSONAS if p in self.persona_servers]
 
     @staticmethod
-    def visibility_problems(persona, host_status, body, where):
+    def visibility_problems(persona, host_status, body, where, profile=None):
         """[] or the one discrepancy of ``body`` (None: not returned).
 
         ``host_status`` is what the server's compute reads; ``where`` names
-        the request in the message.
+        the request in the message; ``profile`` is the policy profile of the
+        endpoint that answered (default: the cloud's own).
         """
-        profile = CONF.nova_conformance.host_status_policy_profile
+        profile = profile or CONF.nova_conformance.host_status_policy_profile
         if body is not None and 'host_status' in body and (
                 body['host_status'] not in expectations.HOST_STATUSES):
             return ['%s (%s): host_status %r is not one of %s' % (
@@ -354,7 +392,12 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
 
     def fail_visibility(self, problems):
         if problems:
+            group = CONF.nova_conformance
+            claimed = 'host_status_policy_profile = %s' % (
+                group.host_status_policy_profile)
+            if group.host_status_profile_services:
+                claimed += ', host_status_profile_services = %s' % ','.join(
+                    '%s:%s' % kv for kv in sorted(
+                        group.host_status_profile_services.items()))
             self.fail('host_status visibility differs from [nova_conformance] '
-                      'host_status_policy_profile = %s:\n  %s'
-                      % (CONF.nova_conformance.host_status_policy_profile,
-                         '\n  '.join(problems)))
+                      '%s:\n  %s' % (claimed, '\n  '.join(problems)))

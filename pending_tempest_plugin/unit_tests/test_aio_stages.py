@@ -363,30 +363,38 @@ class TestOtherStages(StageTestCase):
         chosen = [sorted(k for k, i in ids.items()
                          if re.search(leg.regex, i))
                   for leg in conformance.LEGS]
-        # The unknown_only profile rides with PENDING off (one leg); the
-        # precedence tests run on the default cloud only.
+        # Every host_status test runs on the default cloud only (its
+        # profile endpoints show the other profiles).
         self.assertEqual([['pending', 'precedence', 'quota', 'up'],
-                          ['pending', 'quota', 'up'], ['quota', 'up']],
+                          ['pending', 'quota'], ['quota']],
                          chosen)
         self.assertEqual('', conformance.LEGS[0].variables)
 
     def test_leg_claims_follow_its_variables(self):
         # Every option is checked: the leg's value, or the default cloud's.
+        services = (r'^host_status_profile_services = admin_or_owner:'
+                    r'compute\-admin_or_owner,unknown_only:compute\-'
+                    r'unknown_only$')
         self.assertEqual(
             [r'^host_status_policy_profile = admin_only$',
              r'^quota_counting = db$',
-             r'^pending_state_enabled = true$'],
+             r'^pending_state_enabled = true$', services],
             conformance.claimed(conformance.DEFAULT_LEG.variables))
         self.assertEqual(
-            [r'^host_status_policy_profile = unknown_only$',
+            [r'^host_status_policy_profile = admin_only$',
              r'^quota_counting = placement$',
-             r'^pending_state_enabled = false$'],
+             r'^pending_state_enabled = false$', services],
             conformance.claimed(conformance.PENDING_OFF_LEG.variables))
         self.assertEqual(
-            [r'^host_status_policy_profile = admin_or_owner$',
+            [r'^host_status_policy_profile = admin_only$',
              r'^quota_counting = unified_limits$',
-             r'^pending_state_enabled = true$'],
+             r'^pending_state_enabled = true$', services],
             conformance.claimed(conformance.UNIFIED_LIMITS_LEG.variables))
+        # A cloud whose own profile is another: the endpoints of the rest.
+        self.assertEqual(
+            r'^host_status_profile_services = unknown_only:compute\-'
+            r'unknown_only$', conformance.claimed(
+                'aio_host_status_policy_profile=admin_or_owner')[-1])
         # Booleans as the seed writes them.
         self.assertIn(r'^pending_state_enabled = false$',
                       conformance.claimed('aio_use_pending_state=False'))
@@ -410,6 +418,9 @@ class TestOtherStages(StageTestCase):
             self.assertRegex(
                 seed, r'(?m)^ *%s: .*\b%s\b' % (option, variable))
             self.assertEqual(default, str(cloud[variable]).lower())
+        # The profile endpoints the claims expect are the cloud's.
+        self.assertEqual(list(conformance.PROFILE_APIS),
+                         cloud['aio_host_status_profile_apis'])
 
     def test_functional_partial_legs_are_the_conformance_legs(self):
         # The functional stage's pending-off and unified-limits runs use
@@ -439,8 +450,7 @@ class TestOtherStages(StageTestCase):
             stage()
             self.assertEqual([leg.variables], ups)
             self.assertEqual(conformance.claimed(leg.variables), needs)
-            self.assertEqual([['--regex', leg.regex, '--weights',
-                               leg.weights]], runs)
+            self.assertEqual([conformance.leg_args(leg)], runs)
 
     def fake_legs(self, runs, merged, args=None):
         """Fake legs: (name, mode) to RUNS, a report each, merge to MERGED.
@@ -479,11 +489,13 @@ class TestOtherStages(StageTestCase):
         self.assertIsNone(trap.action)
         self.assertEqual([('leg1', 'explore'), ('leg2', 'explore'),
                           ('leg3', 'certify')], runs)
-        # Each leg's regex, and the partial legs' own class weights.
+        # Each leg's regex, and the PENDING-off leg's own class weights
+        # (the unified-limits leg runs one class).
         self.assertEqual(
-            [['--regex', leg.regex, '--weights', leg.weights]
-             for leg in order[:2]] + [['--regex', order[2].regex]], args)
-        self.assertTrue(all(os.path.isfile(leg.weights) for leg in order[:2]))
+            [['--regex', order[0].regex, '--weights', order[0].weights],
+             ['--regex', order[1].regex], ['--regex', order[2].regex]],
+            args)
+        self.assertTrue(os.path.isfile(order[0].weights))
         self.assertEqual(
             [self.tmp + '/conformance/leg%d/report.json' % i
              for i in (3, 1, 2)], merged[0][-3:])

@@ -112,3 +112,24 @@ class TestFeatures(fakes.ConfTestCase):
                                  group='nova_conformance')
         self.set(pending_state_microversion='2.105')
         self.assertIsNone(features.new_microversion(self.group))
+
+    def test_host_status_profiles(self):
+        self.assertEqual([('admin_only', None)],
+                         features.host_status_profiles(self.group))
+        self.set(host_status_profile_services={
+            'unknown_only': 'compute-u', 'admin_or_owner': 'compute-a'})
+        self.assertEqual([], features.config_problems(self.group))
+        self.assertEqual([('admin_only', None),
+                          ('admin_or_owner', 'compute-a'),
+                          ('unknown_only', 'compute-u')],
+                         features.host_status_profiles(self.group))
+
+    def test_profile_services_that_contradict_are_errors(self):
+        self.set(host_status_profile_services={'admin_only': 'compute-x'})
+        e = self.assertRaises(lib_exc.InvalidConfiguration,
+                              features.pending_microversion, self.group)
+        self.assertIn('names admin_only, the profile of '
+                      'host_status_policy_profile', str(e))
+        self.set(host_status_profile_services={'admin_or_owner': ' '})
+        self.assertIn('profile admin_or_owner has no service type',
+                      features.config_problems(self.group)[0])

@@ -268,3 +268,24 @@ class TestComputesUp(base.BaseTestCase):
         self.assertFalse(nova_mutant.computes_up(since))
         self._answer([], returncode=1)
         self.assertFalse(nova_mutant.computes_up(since))
+
+
+class TestNovaApis(base.BaseTestCase):
+
+    def test_every_nova_api_of_the_programs(self):
+        # A mutant of nova-api restarts the profile endpoints' nova-api
+        # too, and waits for each on its own port.
+        tmp = self.useFixture(fixtures.TempDir()).path
+        conf = os.path.join(tmp, 'services.conf')
+        with open(conf, 'w') as f:
+            f.write('[program:nova-api]\ncommand=/g -b 127.0.0.1:8774 -w 2 '
+                    'nova_app:application\n\n'
+                    '[program:nova-api-unknown_only]\ncommand=/g -k gthread '
+                    '-b 127.0.0.1:8791 -w 1 nova_unknown_only_app:a\n\n'
+                    '[program:nova-conductor]\ncommand=/n -b x\n')
+        self.assertEqual(
+            {'nova-api': 'http://127.0.0.1:8774/',
+             'nova-api-unknown_only': 'http://127.0.0.1:8791/'},
+            nova_mutant.nova_apis(conf))
+        self.assertEqual({'nova-api': 'http://127.0.0.1:8774/'},
+                         nova_mutant.nova_apis(os.path.join(tmp, 'none')))

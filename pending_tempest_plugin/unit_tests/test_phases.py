@@ -254,7 +254,7 @@ class TestWeights(fakes.FileTestCase):
         from pending_aio import conformance
         suite = phases.load_weights()
         legs = [leg for leg in conformance.LEGS if leg.weights]
-        self.assertEqual(2, len(legs))
+        self.assertEqual(1, len(legs))
         for leg in legs:
             own = phases.load_weights(leg.weights)
             self.assertTrue(own)

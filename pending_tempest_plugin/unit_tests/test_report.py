@@ -244,6 +244,22 @@ class TestVerdict(ReportTestCase):
                          result['by_id']['HS-14']['outcome'])
         self.assertEqual('admin_or_owner', result['by_id']['HS-15']['profile'])
 
+    def test_requirements_of_the_profile_services_apply(self):
+        claims = dict(CLAIMS, host_status_profile_services={
+            'unknown_only': 'compute-u'})
+        result = self.evaluate([(_test('test_up_visibility', UP),
+                                 'success')], claims=claims)
+        self.assertEqual('not run', result['by_id']['HS-14']['outcome'])
+        # Applicable (disruptive: this run may not stop a compute).
+        self.assertEqual('needs disruption',
+                         result['by_id']['HS-17']['outcome'])
+        row = result['by_id']['HS-15']
+        self.assertEqual('not applicable', row['outcome'])
+        self.assertIn('the claims say admin_only, unknown_only',
+                      row['detail'])
+        self.assertEqual(['admin_only', 'unknown_only'],
+                         result['by_id']['HS-17']['profiles'])
+
     def test_unclaimed_feature_is_not_applicable_in_certify(self):
         result = self.evaluate([(_test('test_up_visibility', UP), 'success')],
                                mode=verdict.CERTIFY)

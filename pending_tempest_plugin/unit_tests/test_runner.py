@@ -88,6 +88,37 @@ class TestClaims(fakes.FileTestCase):
             'c.yaml', 'quota_counting: [db]\n'))
         self.assertIn('is not a string or number', str(e))
 
+    def test_profile_services_mapping_or_string(self):
+        for value in ('{unknown_only: compute-u, admin_or_owner: compute-a}',
+                      '"admin_or_owner:compute-a,unknown_only:compute-u"'):
+            got = claims.load(self.write('c.yaml', (
+                'host_status_profile_services: %s\n' % value)))
+            self.assertEqual({'admin_or_owner': 'compute-a',
+                              'unknown_only': 'compute-u'},
+                             got['host_status_profile_services'])
+            self.assertIn(('host_status_profile_services',
+                           'admin_or_owner:compute-a,unknown_only:compute-u'),
+                          claims.nova_conformance_options(got))
+        self.assertEqual({}, claims.load(None)['host_status_profile_services'])
+        self.assertNotIn('host_status_profile_services', dict(
+            claims.nova_conformance_options(claims.load(None))))
+        for text, message in (
+                ('host_status_profile_services: {admin_only: compute-x}\n',
+                 'names admin_only, the profile of host_status_policy_'
+                 'profile'),
+                ('host_status_profile_services: {everyone: compute-x}\n',
+                 "names 'everyone', not a host_status policy profile"),
+                ('host_status_profile_services: {admin_or_owner: c, '
+                 'unknown_only: c}\n', 'one service type to several'),
+                ('host_status_profile_services: {admin_or_owner: null}\n',
+                 'is not a mapping of names to names'),
+                ('host_status_profile_services: admin_or_owner\n',
+                 'NAME:VALUE pairs'),
+                ('quota_counting: {db: x}\n', 'is not a string or number')):
+            e = self.assertRaises(claims.ClaimsError, claims.load,
+                                  self.write('bad.yaml', text))
+            self.assertIn(message, str(e))
+
     def test_claims_from_tempest_conf_strings(self):
         got = claims.from_conf([('pending_state_enabled', 'True'),
                                 ('disruptive_hosts', 'cn1, cn2'),
@@ -97,6 +128,11 @@ class TestClaims(fakes.FileTestCase):
         self.assertEqual(['cn1', 'cn2'], got['disruptive_hosts'])
         self.assertIsNone(got['cell0_rebuild_microversion'])
         self.assertEqual('admin_only', got['host_status_policy_profile'])
+        self.assertEqual({}, got['host_status_profile_services'])
+        got = claims.from_conf([('host_status_profile_services',
+                                 'unknown_only:compute-u')], 'tempest.conf')
+        self.assertEqual({'unknown_only': 'compute-u'},
+                         got['host_status_profile_services'])
         e = self.assertRaises(ValueError, claims.from_conf,
                               [('disruptive_tests', 'maybe')], 'x.conf')
         self.assertIn("x.conf: [nova_conformance] disruptive_tests = "
@@ -369,6 +405,26 @@ class TestWorkspace(fakes.FileTestCase):
 
 
 class TestDiscovery(testtools.TestCase):
+
+    def test_claimed_profile_services_need_their_endpoints(self):
+        def service(stype, url):
+            return {'type': stype, 'endpoints': [
+                {'interface': 'public', 'region_id': 'R1', 'url': url}]}
+        catalog = [service('compute', 'http://a/v2.1'),
+                   service('compute-unknown_only', 'http://b/v2.1')]
+        self.assertEqual([], discovery.missing_compute_services(
+            catalog, 'R1', {'unknown_only': 'compute-unknown_only'}))
+        self.assertEqual(
+            ['compute-unknown_only (profile unknown_only)'],
+            discovery.missing_compute_services(
+                catalog, 'R2', {'unknown_only': 'compute-unknown_only'}))
+        self.assertEqual(
+            ['compute-a (profile admin_or_owner)'],
+            discovery.missing_compute_services(catalog, None, {
+                'admin_or_owner': 'compute-a',
+                'unknown_only': 'compute-unknown_only'}))
+        self.assertEqual([], discovery.missing_compute_services(
+            catalog, None, {}))
 
     def test_cloud_identity_is_the_identity_service_id(self):
         catalog = [{'type': 'compute', 'id': 'c'},

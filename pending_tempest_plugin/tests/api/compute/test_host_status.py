@@ -64,14 +64,21 @@ class HostStatusTest(HostStatusBase):
     @decorators.idempotent_id('8b938570-a9cc-4900-8182-6fc371dbab04')
     @markers.requirements('HS-03')
     def test_no_host_status_below_2_16(self):
-        """At 2.15 no persona gets the key, not even admin."""
+        """At 2.15 no persona gets the key, not even admin.
+
+        Through each profile's endpoint: no policy shows it below 2.16.
+        """
         problems = []
-        for persona in expectations.PERSONAS:
-            shown, listed = self.view(persona, self.server, '2.15')
-            for where, body in (('show', shown), ('detail', listed)):
-                if body is not None and 'host_status' in body:
-                    problems.append('%s got host_status %r in %s at 2.15' % (
-                        persona, body['host_status'], where))
+        for profile, servers in self.profile_servers:
+            for persona in expectations.PERSONAS:
+                shown, listed = self.view(persona, self.server, '2.15',
+                                          servers)
+                for where, body in (('show', shown), ('detail', listed)):
+                    if body is not None and 'host_status' in body:
+                        problems.append(
+                            '%s got host_status %r in %s at 2.15' % (
+                                persona, body['host_status'],
+                                self.where(where, profile)))
         shown, listed = self.view('admin', self.server, '2.15')
         self.assertIsNotNone(shown, 'admin cannot show the server at 2.15')
         self.assertIsNotNone(listed, 'admin does not list the server at 2.15')
@@ -110,35 +117,41 @@ class HostStatusFullResponseTest(HostStatusBase):
     @decorators.idempotent_id('afd296f2-fcb5-404b-b397-a6974a892468')
     @markers.requirements('HS-18')
     def test_update_response(self):
-        """PUT /servers/{id} at 2.75 answers host_status as show does."""
-        profile = CONF.nova_conformance.host_status_policy_profile
+        """PUT /servers/{id} at 2.75 answers host_status as show does.
+
+        Under each profile, through its endpoint.
+        """
         problems = []
-        for persona in ('admin', 'owner_member'):
-            client = self.persona_servers[persona]
-            with self.at(base.FULL_UPDATE_RESPONSE_MICROVERSION):
-                body = client.update_server(
-                    self.server['id'],
-                    description='updated by %s' % persona)['server']
-            problem = expectations.verdict(profile, persona, 'UP', body)
-            if problem:
-                problems.append('%s (PUT /servers/{id} at 2.75)' % problem)
+        for profile, servers in self.profile_servers:
+            for persona in ('admin', 'owner_member'):
+                with self.at(base.FULL_UPDATE_RESPONSE_MICROVERSION):
+                    body = servers[persona].update_server(
+                        self.server['id'], description='updated by %s in %s'
+                        % (persona, profile))['server']
+                problem = expectations.verdict(profile, persona, 'UP', body)
+                if problem:
+                    problems.append('%s (%s)' % (problem, self.where(
+                        'PUT /servers/{id} at 2.75', profile)))
         self.assertEqual([], problems)
 
     @decorators.idempotent_id('8d9918f7-8abf-45e2-83c9-448c3ef0f217')
     @markers.requirements('HS-18')
     def test_rebuild_response(self):
-        """The rebuild action at 2.75 answers host_status as show does."""
-        profile = CONF.nova_conformance.host_status_policy_profile
+        """The rebuild action at 2.75 answers host_status as show does.
+
+        Under each profile, through its endpoint.
+        """
         server = self.create_server(cleanup=self)
         problems = []
-        for persona in ('owner_member', 'admin'):
-            client = self.persona_servers[persona]
-            with self.at(base.FULL_UPDATE_RESPONSE_MICROVERSION):
-                body = client.rebuild_server(
-                    server['id'], CONF.compute.image_ref)['server']
-            problem = expectations.verdict(profile, persona, 'UP', body)
-            if problem:
-                problems.append('%s (rebuild action at 2.75)' % problem)
-            waiters.wait_for_server_status(self.admin_servers, server['id'],
-                                           'ACTIVE')
+        for profile, servers in self.profile_servers:
+            for persona in ('owner_member', 'admin'):
+                with self.at(base.FULL_UPDATE_RESPONSE_MICROVERSION):
+                    body = servers[persona].rebuild_server(
+                        server['id'], CONF.compute.image_ref)['server']
+                problem = expectations.verdict(profile, persona, 'UP', body)
+                if problem:
+                    problems.append('%s (%s)' % (problem, self.where(
+                        'rebuild action at 2.75', profile)))
+                waiters.wait_for_server_status(self.admin_servers,
+                                               server['id'], 'ACTIVE')
         self.assertEqual([], problems)

@@ -153,12 +153,13 @@ class HostStatusListingBase(base.ConformanceTest):
 
     # -- listings -------------------------------------------------------
 
-    def listings(self, persona):
+    def listings(self, persona, servers):
         """(label, {server id: detail entry}, ids it must list) per listing.
 
         Each listing the persona gets at 2.16 of the class's servers: both
         sort directions, a status filter, pages of two servers and, for
-        admin, a host filter.
+        admin, a host filter; through ``servers`` ({persona: servers
+        client} of one profile's endpoint).
         """
         name = {'name': '^%s-' % self.stem}
         if persona == 'admin':
@@ -182,12 +183,11 @@ class HostStatusListingBase(base.ConformanceTest):
             params.update(name)
             found.append(('GET servers/detail %s at %s' % (
                 label, HOST_STATUS_MICROVERSION),
-                self.list_all(persona, params), expected))
+                self.list_all(servers[persona], params), expected))
         return found
 
-    def list_all(self, persona, params):
+    def list_all(self, client, params):
         """{id: entry} of a detail listing, following every page."""
-        client = self.persona_servers[persona]
         listed = {}
         params = dict(params)
         with self.at(HOST_STATUS_MICROVERSION):
@@ -204,18 +204,22 @@ class HostStatusListingBase(base.ConformanceTest):
         :param states: host -> the host_status its compute reads now.
         """
         problems = []
-        for persona in self.personas():
-            for where, listed, expected in self.listings(persona):
-                for server in self.servers:
-                    if server['id'] not in expected:
-                        continue
-                    host = self.placed[server['id']]
-                    body = listed.get(server['id'])
-                    problems.extend(
-                        '%s: server %s on %s' % (p, server['name'],
-                                                 host or 'no host')
-                        for p in self.visibility_problems(
-                            persona, states.get(host, ''), body, where))
+        for profile, servers in self.profile_servers:
+            for persona in self.personas():
+                for where, listed, expected in self.listings(persona,
+                                                             servers):
+                    where = self.where(where, profile)
+                    for server in self.servers:
+                        if server['id'] not in expected:
+                            continue
+                        host = self.placed[server['id']]
+                        body = listed.get(server['id'])
+                        problems.extend(
+                            '%s: server %s on %s' % (p, server['name'],
+                                                     host or 'no host')
+                            for p in self.visibility_problems(
+                                persona, states.get(host, ''), body, where,
+                                profile))
         self.fail_visibility(problems)
 
 
