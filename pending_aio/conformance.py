@@ -20,13 +20,13 @@ is: bring the cloud up if needed (it is left running), then
 ``pending-conformance init`` from .aio/clouds.yaml and .aio/claims.yaml.
 
 Without arguments it decides every requirement the reference cloud can
-show: it runs each configuration leg of :data:`LEGS` (the whole suite on
-the default cloud, and the tests that need another host_status policy
-profile, quota counting mode or ``use_pending_state``), each as one
-``up`` with the leg's variables (a profile switch rewrites the policy file;
-a quota or PENDING switch restarts nova's control services, not the
-computes) and one ``run``, the default cloud's last (its ``up`` puts that
-cloud back), and merges the legs' reports with ``pending-conformance
+show: one ``up``, then each configuration leg of :data:`LEGS` (the whole
+suite on the default cloud, whose host_status tests read the three policy
+profiles through a nova-api each, and the tests that need another quota
+counting mode or ``use_pending_state`` off, each through a control plane
+of its own that the cloud always runs: no leg switches the cloud).  The
+other legs start once the default leg's serial phase has ended, beside
+its parallel phase.  The legs' reports merge with ``pending-conformance
 merge``: each row names the leg that decided it::
 
     tox -e conformance                          # every leg, merged
@@ -40,10 +40,11 @@ merge``: each row names the leg that decided it::
 
 Artifacts: .aio/conformance/<leg>/ per leg (leg: nova, PENDING on/off,
 policy profile, quota counting unless in the database; CONFORMANCE_LEG
-names a single run's) and .aio/conformance/merged/ (report.json,
-report.txt; legs.json: each leg's ``up`` and ``run`` seconds).  Every
-leg's ``up`` takes AIO_BASE_VARS too (the nova to run...); AIO_EXTRA_VARS
-is the leg's own.
+names a single run's; the partial legs' output in
+.aio/logs/conformance-<leg>.log) and .aio/conformance/merged/
+(report.json, report.txt; legs.json: the `up` and each leg's run seconds,
+and when it started).  The `up` takes AIO_BASE_VARS too (the nova to
+run...).
 
 ``python -m pending_aio conformance-report JSON-FILE``
 (``tools/conformance-report``): the conformance report (one line per
@@ -72,39 +73,50 @@ QUOTA_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
                r'test_cell0_rebuild\.Cell0RebuildTest\.'
                r'test_rebuild_quota_recheck')
 
-Leg = collections.namedtuple('Leg', 'variables regex decides weights')
+Leg = collections.namedtuple('Leg', 'plane regex decides weights')
+# ``plane``: the nova control plane the leg's requests go through: '' for
+# nova's own control services (the workspace .aio/tempest), else one of
+# :data:`PLANES` (.aio/tempest-PLANE, whose tempest.conf reaches that
+# plane's nova-api through [compute] catalog_type compute-PLANE).
 # ``weights``: the leg's class weights (pending-conformance run --weights),
-# or None for the suite's own: a partial leg skips classes and runs some of
-# others' tests, and the suite's weights would split it unevenly.
+# or None for the suite's own: a partial leg skips classes, and the
+# suite's weights would split it unevenly.
 
-# The legs of the full verdict, in the order their reports merge;
-# :func:`run_order` runs the default cloud's last, so that its `up` puts
-# that cloud back (each other leg's switch restarts nova's control
-# services: its options are theirs).
-# ``variables``: AIO_EXTRA_VARS of its `up` ('' is the default cloud).
-# Three configurations are the fewest one nova-conductor can show: three
-# quota counting modes (and use_pending_state off rides with one of them:
-# the settings are independent).  The three host_status policy profiles
-# need no leg: the default cloud serves each from a nova-api of its own
-# (aio_host_status_profile_apis, claimed as [nova_conformance]
-# host_status_profile_services), and each host_status test checks them
-# all in one pass over each host state (one stopped compute for all three;
-# issue 20).
+# The legs of the full verdict, in the order their reports merge.  Three
+# configurations are the fewest that show the three quota counting modes
+# (use_pending_state off rides with one of them: the settings are
+# independent options of the control services).  Each is a control plane
+# the embedded cloud always runs (group_vars aio_nova_planes: a nova-api,
+# nova-conductor and nova-scheduler of its own on a RabbitMQ vhost of its
+# own, the same databases, placement and computes), so no leg switches
+# the cloud: one `up`, then the default leg's run, and once its serial
+# phase has ended (no compute stopped any more) the other legs' runs
+# beside its parallel phase (issue 20).  The three host_status policy
+# profiles need no leg either: the default cloud serves each from a
+# nova-api of its own (aio_host_status_profile_apis, claimed as
+# [nova_conformance] host_status_profile_services), and each host_status
+# test checks them all in one pass over each host state.
 DEFAULT_LEG = Leg(
     '', SUITE_REGEX, 'every requirement the default cloud shows '
     '(PENDING on; host_status under admin_only, admin_or_owner and '
     'unknown_only; quota counted in the database)', None)
 PENDING_OFF_LEG = Leg(
-    'aio_use_pending_state=false aio_quota_counting=placement',
-    FEATURE_REGEX,
+    'pending-off', FEATURE_REGEX,
     'PEND-01 (use_pending_state off); the feature tests with failed '
     'builds in ERROR and the quota recheck counted in placement',
     pending_aio.data_file('class-weights-pending-off.yaml'))
 UNIFIED_LIMITS_LEG = Leg(
-    'aio_quota_counting=unified_limits', QUOTA_REGEX,
+    'unified-limits', QUOTA_REGEX,
     'the quota recheck under unified limits', None)
 # The functional stage's partial legs are these two (plugin_legs).
 LEGS = (DEFAULT_LEG, PENDING_OFF_LEG, UNIFIED_LIMITS_LEG)
+# Each plane's options as the `up` variables that would give nova's own
+# control services the same (group_vars aio_nova_planes; a unit test ties
+# the two).
+PLANES = {
+    'pending-off': 'aio_use_pending_state=false aio_quota_counting=placement',
+    'unified-limits': 'aio_quota_counting=unified_limits',
+}
 
 # What a leg's variables put in tempest.conf (the seed's claims), and the
 # value of each on the default cloud (the reference nova): the checks that
@@ -126,17 +138,19 @@ _BOOLEANS = {'true': 'true', 'yes': 'true', '1': 'true', 'on': 'true',
              'false': 'false', 'no': 'false', '0': 'false', 'off': 'false'}
 
 
-def claimed(variables):
-    """The tempest.conf lines (regexes) a leg's ``up`` must have written.
+def claimed(variables, plane=''):
+    """The tempest.conf lines (regexes) a cloud's ``up`` must have written.
 
-    One per variable of :data:`CLAIMED_BY`, the leg's value or the default
-    cloud's; ValueError for another variable, so that a new leg variable
-    gets its check.  For the reference nova (the seed claims PENDING off
-    for stock nova whatever the variable).
+    One per variable of :data:`CLAIMED_BY`, the value of ``variables`` or
+    the default cloud's; ValueError for another variable, so that a new
+    leg variable gets its check.  For the reference nova (the seed claims
+    PENDING off for stock nova whatever the variable).  With ``plane``, the
+    workspace of that plane: its options (:data:`PLANES`) over
+    ``variables``, its compute endpoint, and no other profile's.
     """
     values = dict((name, default)
                   for name, (_, default) in CLAIMED_BY.items())
-    for item in variables.split():
+    for item in (variables + ' ' + (PLANES[plane] if plane else '')).split():
         name, _, value = item.partition('=')
         if name not in CLAIMED_BY:
             raise ValueError('%s: no tempest.conf option is known to show '
@@ -146,6 +160,9 @@ def claimed(variables):
         values[name] = value
     lines = [r'^%s = %s$' % (CLAIMED_BY[name][0], re.escape(values[name]))
              for name in sorted(CLAIMED_BY)]
+    if plane:
+        lines.append(r'^catalog_type = %s$' % re.escape('compute-' + plane))
+        return lines
     # The other profiles' endpoints: without them the default leg would
     # decide the admin_or_owner and unknown_only rows nowhere.
     services = profile_services(values['aio_host_status_policy_profile'])
@@ -161,6 +178,28 @@ def profile_services(profile):
                     if p != profile)
 
 
+def workspace(leg):
+    """The Tempest workspace of a leg's plane."""
+    return sh.path('tempest-%s' % leg.plane if leg.plane else 'tempest')
+
+
+def claims_file(leg):
+    """The claims the seed wrote for a leg's plane."""
+    return sh.path('claims-%s.yaml' % leg.plane if leg.plane
+                   else 'claims.yaml')
+
+
+def tempest_conf(leg):
+    return os.path.join(workspace(leg), 'etc', 'tempest.conf')
+
+
+def unclaimed(leg, variables=''):
+    """The claims a leg's tempest.conf lacks (regexes), [] when none."""
+    conf = tempest_conf(leg)
+    return [pattern for pattern in claimed(variables, leg.plane)
+            if sh.grep_q(pattern, conf)]
+
+
 def leg_args(leg):
     """A leg's regex and class weights, as ``run`` arguments.
 
@@ -170,15 +209,21 @@ def leg_args(leg):
         ['--weights', leg.weights] if leg.weights else [])
 
 
-def run_argv(leg, out, mode, args):
-    """The ``pending-conformance run`` of the embedded cloud's workspace."""
+def run_argv(leg, out, mode, args, ws=None):
+    """The ``pending-conformance run`` of a workspace of the embedded cloud.
+
+    ``leg``: the run's name in a merged report; ``ws``: the workspace
+    (default: nova's own control services', .aio/tempest).
+    """
     return sh.pending_conformance_argv(
-        'run', '--workspace', sh.path('tempest'), '--mode', mode, '--leg',
-        leg, '--output', out, *args)
+        'run', '--workspace', ws or sh.path('tempest'), '--mode', mode,
+        '--leg', leg, '--output', out, *args)
 
 
-def leg_name():
-    return sh.pending_aio_output('stage', 'leg', sh.path('claims.yaml'))
+def leg_name(claims=None):
+    """A run's name, from the claims of its workspace (``stage leg``)."""
+    return sh.pending_aio_output('stage', 'leg',
+                                 claims or sh.path('claims.yaml'))
 
 
 def run_leg(leg, out, mode, args):
@@ -204,67 +249,137 @@ def up(variables, log, check=True):
     return rc
 
 
-def run_order(legs=LEGS):
-    """The legs in the order they run: the default cloud's leg last.
+class LegRun(object):
+    """One leg's ``pending-conformance run``, started in the background.
 
-    Its ``up`` is then the one that puts the default cloud back, so a run
-    that succeeds needs no ``up`` of its own for that (the trap does it
-    only when a run stops before).
+    The default leg's output goes to the console, the others' to
+    .aio/logs/conformance-NAME.log (they run beside it).
     """
-    return [leg for leg in legs if leg.variables] + [
-        leg for leg in legs if not leg.variables]
 
-
-def all_legs(mode, trap=None):
-    """Every leg of :data:`LEGS`, then the merged report (its status)."""
-    reports, failed, times = {}, [], []
-    order = run_order()
-    for index, leg in enumerate(order, 1):
-        sh.echo('conformance: leg %d of %d: %s'
-                % (index, len(order), leg.decides))
-        t0 = time.time()
-        log = sh.path('logs', 'up-conformance-leg-%d.log' % index)
-        # A leg whose cloud cannot come up is a failed leg; the others
-        # still run (the default cloud's `up` comes last).
-        rc = up(leg.variables, log, check=False)
-        t1 = time.time()
-        if rc:
-            failed.append('%s: `up` failed (exit %d), see %s'
-                          % (leg.variables or 'the default cloud', rc, log))
-            times.append({'leg': leg.variables or 'default',
-                          'up_seconds': round(t1 - t0, 1),
-                          'run_seconds': 0.0, 'exit': rc})
-            continue
-        if trap is not None and not leg.variables:
-            # The default cloud is back.
-            trap.clear()
-        name = leg_name()
-        out = sh.path('conformance', name)
+    def __init__(self, leg, mode, serial_done=None):
+        self.leg = leg
+        self.name = leg_name(claims_file(leg))
+        self.out = sh.path('conformance', self.name)
+        self.log = None
+        self.started = self.ended = None
+        self.rc = None
+        shutil.rmtree(self.out, ignore_errors=True)
+        args = leg_args(leg) + (['--serial-done', serial_done]
+                                if serial_done else [])
         # The legs that run part of the suite: certify mode would fail them
         # for the requirements they leave to the default leg; the merge
         # certifies the rows of all legs (merge --mode).
-        rc = run_leg(name, out, mode if not leg.variables else 'explore',
-                     leg_args(leg))
-        times.append({'leg': name, 'up_seconds': round(t1 - t0, 1),
-                      'run_seconds': round(time.time() - t1, 1),
-                      'exit': rc})
-        sh.echo('conformance: leg %s: up %.1f s, run %.1f s, exit %d'
-                % (name, times[-1]['up_seconds'], times[-1]['run_seconds'],
-                   rc))
-        report = os.path.join(out, 'report.json')
-        if rc not in (0, 1) or not os.path.isfile(report):
-            failed.append('%s (exit %d)' % (name, rc))
-        else:
-            reports[leg] = report
+        self.argv = run_argv(self.name, self.out,
+                             mode if not leg.plane else 'explore', args,
+                             workspace(leg))
+        self.mode = mode
+
+    def start(self):
+        kwargs = {}
+        if self.leg.plane:
+            self.log = sh.log_dir(sh.path('logs', 'conformance-%s.log'
+                                          % self.name))
+            kwargs['stdout'] = open(self.log, 'w')
+            kwargs['stderr'] = subprocess.STDOUT
+        self.started = time.time()
+        sh.echo('conformance: leg %s started%s' % (
+            self.name, ' (its output: %s)' % self.log if self.log else ''))
+        self.proc = sh.start(self.argv, env={
+            'OS_CLIENT_CONFIG_FILE': sh.path('clouds.yaml')}, **kwargs)
+        if 'stdout' in kwargs:
+            kwargs['stdout'].close()
+
+    def wait(self):
+        self.rc = self.proc.wait()
+        self.ended = time.time()
+        sh.echo('conformance: leg %s: run %.1f s, exit %d'
+                % (self.name, self.ended - self.started, self.rc))
+        if self.log:
+            # Its verdict and what failed, from its log.
+            for line in sh.grep(r'^(VERDICT|  - )', self.log) or []:
+                sh.echo('  %s' % line.decode(errors='replace').rstrip())
+        return self.rc
+
+    @property
+    def report(self):
+        report = os.path.join(self.out, 'report.json')
+        if self.rc in (0, 1) and os.path.isfile(report):
+            return report
+        return None
+
+
+def wait_for(path, proc, poll=0.5):
+    """Until the file ``path`` exists or ``proc`` has ended."""
+    while not os.path.exists(path) and proc.poll() is None:
+        time.sleep(poll)
+
+
+def all_legs(mode, legs=LEGS):
+    """Every leg of ``legs``, then the merged report (its status).
+
+    One ``up`` (the default cloud, its control planes included), then the
+    default leg's run; once its serial phase has ended (no compute stopped
+    or disabled any more: ``run --serial-done``), the other legs' runs
+    start beside its parallel phase, each through its own control plane.
+    """
+    failed, times = [], []
+    sh.echo('conformance: the cloud, with its control planes (%s)'
+            % ', '.join(leg.plane for leg in legs if leg.plane))
+    t0 = time.time()
+    log = sh.path('logs', 'up-conformance.log')
+    rc = up('', log, check=False)
+    up_seconds = round(time.time() - t0, 1)
+    if rc:
+        sh.fail('conformance', '`up` failed (exit %d), see %s' % (rc, log),
+                2)
+    runs = []
+    for leg in legs:
+        missing = unclaimed(leg)
+        if missing:
+            failed.append('%s: %s does not claim %s' % (
+                leg.plane or 'the default cloud', tempest_conf(leg),
+                ', '.join(missing)))
+            continue
+        runs.append(LegRun(leg, mode, serial_done=sh.path(
+            'conformance', 'serial-done') if not leg.plane else None))
+    first = [r for r in runs if not r.leg.plane]
+    others = [r for r in runs if r.leg.plane]
+    for index, run in enumerate(first + others, 1):
+        sh.echo('conformance: leg %d of %d: %s (%s)'
+                % (index, len(runs), run.leg.decides, run.name))
+    done = sh.path('conformance', 'serial-done')
+    if os.path.exists(done):
+        os.remove(done)
+    for run in first:
+        os.makedirs(sh.path('conformance'), exist_ok=True)
+        run.start()
+        wait_for(done, run.proc)
+    for run in others:
+        run.start()
+    for run in first + others:
+        run.wait()
+        times.append({'leg': run.name, 'up_seconds': up_seconds,
+                      'run_seconds': round(run.ended - run.started, 1),
+                      'started_seconds': round(run.started - t0, 1),
+                      'exit': run.rc})
+        if run.report is None:
+            failed.append('%s (exit %d)' % (run.name, run.rc))
+    if os.path.exists(done):
+        os.remove(done)
     # Merged in the order of LEGS: where legs decide a row alike, the
     # default cloud's leg names it.
-    outs = [reports[leg] for leg in LEGS if leg in reports]
+    by_leg = dict((run.leg, run.report) for run in runs)
+    outs = [by_leg[leg] for leg in legs if by_leg.get(leg)]
     if not outs:
         sh.fail('conformance', 'no leg could run: %s' % ', '.join(failed), 2)
     merged = sh.path('conformance', 'merged')
     shutil.rmtree(merged, ignore_errors=True)
     os.makedirs(merged)
-    # Each leg's `up` and `run` seconds and exit status (bench-verdicts).
+    # Each leg's run seconds (the one `up` in each) and exit status
+    # (bench-verdicts), and the whole verdict's.
+    times.append({'leg': 'verdict', 'up_seconds': up_seconds,
+                  'run_seconds': round(time.time() - t0 - up_seconds, 1),
+                  'exit': 0 if not failed else 2})
     with open(os.path.join(merged, 'legs.json'), 'w') as f:
         json.dump(times, f, indent=1)
     sh.echo('conformance: the legs merged (each row names the leg that '
@@ -278,11 +393,6 @@ def all_legs(mode, trap=None):
         sh.fail('conformance', 'a leg could not run: %s' % ', '.join(failed),
                 2)
     raise SystemExit(rc)
-
-
-def put_default_back(rc):
-    sh.echo('conformance: the default cloud back')
-    up('', sh.path('logs', 'up-conformance-default.log'))
 
 
 def main(argv):
@@ -300,8 +410,7 @@ def main(argv):
             sh.fail('conformance', 'arguments for `run` go with '
                     'CONFORMANCE_LEGS=default (each leg has its own '
                     'regex)', 2)
-        trap = sh.Trap(put_default_back)
-        return sh.run_stage(lambda: all_legs(mode, trap), trap)
+        return sh.run_stage(lambda: all_legs(mode))
     rc = sh.run_stage(lambda: sh.aio('up'))
     if rc:
         return rc
@@ -319,21 +428,21 @@ def main(argv):
         return 127
 
 
-def report(json_file):
+def report(json_file, ws=None):
     """``stestr last --subunit | python -m ...conformance.report``.
 
-    Its status under pipefail: the last command's failure, else the
-    first's.
+    Of the workspace ``ws`` (default: nova's own control services').  Its
+    status under pipefail: the last command's failure, else the first's.
     """
     json_file = os.path.realpath(json_file)
-    tempest = sh.path('tempest')
+    tempest = ws or sh.path('tempest')
     sys.stdout.flush()
     stestr = subprocess.Popen([sh.path('venvs', 'tools', 'bin', 'stestr'),
                                'last', '--subunit'],
                               cwd=tempest, stdout=subprocess.PIPE)
     rep = subprocess.Popen(
         [sh.tools_python(), '-m', 'pending_tempest_plugin.conformance.report',
-         '--tempest-conf', sh.path('tempest', 'etc', 'tempest.conf'),
+         '--tempest-conf', os.path.join(tempest, 'etc', 'tempest.conf'),
          '--json', json_file], cwd=tempest, stdin=stestr.stdout)
     stestr.stdout.close()
     rc = rep.wait()

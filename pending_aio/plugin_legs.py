@@ -38,9 +38,9 @@ from pending_aio import sh
 # In the order they run, so that the cloud changes least: the mutants
 # leg's batches run on the default cloud (admin_only, quota counted in the
 # database, use_pending_state on) as the functional stage leaves it, the
-# profiles leg starts on it too, and the pending-off leg's `up` sets the
-# whole configuration it needs, so nothing puts the default profile back
-# in between; the stock leg needs a purged cloud when the reference nova
+# profiles leg starts on it too (after the mutants' last profile switch
+# puts admin_only back), and the pending-off leg runs through its own
+# control plane; the stock leg needs a purged cloud when the reference nova
 # has run on it (see leg_stock), so it is last, unless the functional
 # stage runs it first on a new cloud.
 LEGS = ('mutants', 'profiles', 'pending-off', 'stock')
@@ -51,10 +51,10 @@ LEGS = ('mutants', 'profiles', 'pending-off', 'stock')
 # host_status_profile_services): every host_status test checks the three
 # profiles in one pass.  A profile switch (the mutant batches') only
 # rewrites nova's policy file and tempest.conf: nova-api re-reads the
-# policy without a restart.  The two partial legs switch a control service
-# option, which restarts the nova-api processes, nova-conductor and
-# nova-scheduler; they are tox -e conformance's (conformance.PENDING_OFF_LEG
-# and UNIFIED_LIMITS_LEG: their variables, claims and regexes).
+# policy without a restart.  The two partial legs run through the cloud's
+# other control planes (no switch); they are tox -e conformance's
+# (conformance.PENDING_OFF_LEG and UNIFIED_LIMITS_LEG: their planes,
+# claims and regexes).
 PLUGIN_REGEX = conformance.SUITE_REGEX
 HS_REGEX = conformance.HS_REGEX
 # One class per feature: what a wrong claim must fail (a whole class,
@@ -147,16 +147,28 @@ def run_plugin(*args, **kwargs):
     return sh.run(plugin_argv(*args), cwd=sh.path('tempest'), **kwargs)
 
 
-def tee_plugin(log, *args):
-    """``run_plugin ARGS | tee LOG`` under pipefail."""
-    rc = sh.tee(log, plugin_argv(*args), cwd=sh.path('tempest'))
+def tee_plugin(log, *args, **kwargs):
+    """``run_plugin ARGS | tee LOG`` under pipefail.
+
+    ``cwd``: the workspace (default: nova's own control services').
+    """
+    rc = sh.tee(log, plugin_argv(*args),
+                cwd=kwargs.get('cwd') or sh.path('tempest'))
     if rc:
         raise SystemExit(rc)
 
 
-def report(name):
+def plane_workspace(leg):
+    """The workspace of a leg's control plane, its claims checked."""
+    conf = conformance.tempest_conf(leg)
+    for pattern in conformance.claimed('', leg.plane):
+        sh.need(pattern, conf)
+    return conformance.workspace(leg)
+
+
+def report(name, ws=None):
     rc = conformance.report(sh.path('logs', 'conformance-report-%s.json'
-                                    % name))
+                                    % name), ws)
     if rc:
         raise SystemExit(rc)
 
@@ -183,19 +195,21 @@ def judge_wrong_claim(name, rc, log, pattern):
     sh.write_lines(found[:1])
 
 
-def expect_fail(name, edits, regex, pattern):
+def expect_fail(name, edits, regex, pattern, ws=None):
     """Tests with a tempest.conf that misdescribes the cloud must fail.
 
     A suite that cannot fail proves nothing: the tests of REGEX run with
     tempest.conf changed by ``edits`` (as :func:`sh.sed`); they must fail,
-    saying PATTERN.
+    saying PATTERN.  ``ws``: the workspace (default: nova's own control
+    services').
     """
-    conf = sh.path('tempest', 'etc', 'tempest-%s.conf' % name)
+    ws = ws or sh.path('tempest')
+    conf = os.path.join(ws, 'etc', 'tempest-%s.conf' % name)
     log = sh.path('logs', 'expect-fail-%s.log' % name)
     sh.echo('-- a wrong claim (%s) must fail' % name)
-    sh.sed(tempest_conf(), conf, *edits)
+    sh.sed(os.path.join(ws, 'etc', 'tempest.conf'), conf, *edits)
     rc = sh.run_to(log, plugin_argv('--config-file', conf, '--regex', regex),
-                   both=True, check=False, cwd=sh.path('tempest'))
+                   both=True, check=False, cwd=ws)
     judge_wrong_claim(name, rc, log, pattern)
 
 
@@ -263,14 +277,14 @@ def leg_profiles():
 
     # The third quota counting mode: the quota recheck tests under unified
     # limits (the pending-off leg runs them under placement counting, the
-    # run above under db counting).
-    sh.stage('quota tests, unified limits')
-    switch_cloud(conformance.UNIFIED_LIMITS_LEG.variables, 'unified-limits')
+    # run above under db counting), through the cloud's control plane
+    # unified-limits (no switch).
+    sh.stage('quota tests, unified limits (control plane unified-limits)')
+    leg = conformance.UNIFIED_LIMITS_LEG
+    ws = plane_workspace(leg)
     log = sh.path('logs', 'unified-limits.log')
-    tee_plugin(log, *conformance.leg_args(conformance.UNIFIED_LIMITS_LEG))
+    tee_plugin(log, *conformance.leg_args(leg), cwd=ws)
     quota_tests_passed('unified_limits', log)
-    # The next leg's `up` sets the configuration it needs: no `up` here to
-    # put db counting back.
     clean()
 
 
@@ -362,23 +376,24 @@ def leg_mutants(trap):
 
 def leg_pending_off():
     sh.stage('reference nova with use_pending_state = False, quota counted '
-             'in placement')
+             'in placement (control plane pending-off)')
     # The feature tests include the quota recheck tests: they run here under
     # the second quota counting mode (tox -e conformance's legs,
     # conformance.LEGS).
-    switch_cloud(conformance.PENDING_OFF_LEG.variables, 'pending-off')
+    leg = conformance.PENDING_OFF_LEG
+    ws = plane_workspace(leg)
     log = sh.path('logs', 'pending-off.log')
-    tee_plugin(log, *conformance.leg_args(conformance.PENDING_OFF_LEG))
+    tee_plugin(log, *conformance.leg_args(leg), cwd=ws)
     skips_name_options(log)
     quota_tests_passed('placement', log)
-    report('pending-off')
+    report('pending-off', ws)
     # The PENDING tests are enough to show the claim is checked (every
     # feature test fails under it: measured, 31 of 31, in 65 s).
     expect_fail('pending-on', [(r'^pending_state_enabled = .*',
                                 'pending_state_enabled = true')],
                 PENDING_CLASS_REGEX,
                 'expected status PENDING / vm_state pending, got ERROR / '
-                'error')
+                'error', ws=ws)
     clean()
 
 

@@ -303,7 +303,8 @@ def cmd_run(args):
     regex = args.regex or DEFAULT_REGEX
     try:
         _rc, stream = phases.run(['--regex', regex], concurrency, cwd=root,
-                                 tempest=_tempest(), weights=weights)
+                                 tempest=_tempest(), weights=weights,
+                                 serial_done=args.serial_done)
     except RuntimeError as e:
         raise UsageError(str(e))
     print(flush=True)
@@ -469,6 +470,12 @@ def parser():
                           'the suite\'s own, for the parallel phase\'s '
                           'split: what the classes take on this cloud or '
                           'in this configuration; repeatable')
+    run.add_argument('--serial-done', metavar='FILE',
+                     help='create FILE once no serial class (one that '
+                          'disables, forces down or stops a compute) runs '
+                          'any more: runs of other legs on the same cloud '
+                          'may start then, beside this run\'s parallel '
+                          'phase')
     merge_p = sub.add_parser('merge', help='one report over several runs '
                                            'of one cloud')
     merge_p.add_argument('--output', required=True)

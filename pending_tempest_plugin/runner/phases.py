@@ -309,13 +309,31 @@ def all_weights(paths=()):
     return weights
 
 
-def run(args, concurrency=2, cwd='.', tempest=None, weights=None):
+def signal(path):
+    """Create the file ``path`` (``run``'s ``serial_done``); None: nothing."""
+    if path:
+        with open(path, 'w') as f:
+            f.write('the serial phase has ended\n')
+
+
+def run(args, concurrency=2, cwd='.', tempest=None, weights=None,
+        serial_done=None):
     """``tempest run ARGS`` in two phases: (exit status, subunit v2 stream).
 
     With no test selected, plain ``tempest run ARGS`` decides what that
     means, as before.  ``weights``: {class id: seconds} for the parallel
     phase's split (default: the suite's, :func:`load_weights`).
+    ``serial_done``: a file created once no serial class runs any more
+    (after the serial phase, at once when there is none, at the latest
+    when the run ends): another run on the same cloud may start then.
     """
+    try:
+        return _run(args, concurrency, cwd, tempest, weights, serial_done)
+    finally:
+        signal(serial_done)
+
+
+def _run(args, concurrency, cwd, tempest, weights, serial_done):
     if weights is None:
         weights = load_weights()
     tempest = tempest or _venv_command('tempest')
@@ -336,6 +354,8 @@ def run(args, concurrency=2, cwd='.', tempest=None, weights=None):
             continue
         groups = balance(tests, workers, weights) \
             if workers > 1 else None
+        if label == 'parallel':
+            signal(serial_done)
         rc, got = run_phase(tempest, args, cwd, label, tests, workers,
                             groups)
         status = status or rc

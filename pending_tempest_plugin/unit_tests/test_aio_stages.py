@@ -368,7 +368,7 @@ class TestOtherStages(StageTestCase):
         self.assertEqual([['pending', 'precedence', 'quota', 'up'],
                           ['pending', 'quota'], ['quota']],
                          chosen)
-        self.assertEqual('', conformance.LEGS[0].variables)
+        self.assertEqual('', conformance.LEGS[0].plane)
 
     def test_leg_claims_follow_its_variables(self):
         # Every option is checked: the leg's value, or the default cloud's.
@@ -379,17 +379,21 @@ class TestOtherStages(StageTestCase):
             [r'^host_status_policy_profile = admin_only$',
              r'^quota_counting = db$',
              r'^pending_state_enabled = true$', services],
-            conformance.claimed(conformance.DEFAULT_LEG.variables))
+            conformance.claimed(''))
+        # A plane's workspace: its options, its endpoint, no other
+        # profile's.
         self.assertEqual(
             [r'^host_status_policy_profile = admin_only$',
              r'^quota_counting = placement$',
-             r'^pending_state_enabled = false$', services],
-            conformance.claimed(conformance.PENDING_OFF_LEG.variables))
+             r'^pending_state_enabled = false$',
+             r'^catalog_type = compute\-pending\-off$'],
+            conformance.claimed('', conformance.PENDING_OFF_LEG.plane))
         self.assertEqual(
             [r'^host_status_policy_profile = admin_only$',
              r'^quota_counting = unified_limits$',
-             r'^pending_state_enabled = true$', services],
-            conformance.claimed(conformance.UNIFIED_LIMITS_LEG.variables))
+             r'^pending_state_enabled = true$',
+             r'^catalog_type = compute\-unified\-limits$'],
+            conformance.claimed('', conformance.UNIFIED_LIMITS_LEG.plane))
         # A cloud whose own profile is another: the endpoints of the rest.
         self.assertEqual(
             r'^host_status_profile_services = unknown_only:compute\-'
@@ -421,19 +425,33 @@ class TestOtherStages(StageTestCase):
         # The profile endpoints the claims expect are the cloud's.
         self.assertEqual(list(conformance.PROFILE_APIS),
                          cloud['aio_host_status_profile_apis'])
+        # So are the control planes and their options.
+        planes = dict((p['name'], p) for p in cloud['aio_nova_planes'])
+        self.assertEqual(sorted(conformance.PLANES), sorted(planes))
+        for name, variables in conformance.PLANES.items():
+            want = dict(item.partition('=')[::2]
+                        for item in variables.split())
+            self.assertEqual(
+                want.get('aio_use_pending_state', 'true'),
+                str(planes[name]['use_pending_state']).lower())
+            self.assertEqual(want.get('aio_quota_counting', 'db'),
+                             planes[name]['quota_counting'])
+        self.assertEqual(
+            sorted(conformance.PLANES),
+            sorted(leg.plane for leg in conformance.LEGS if leg.plane))
 
     def test_functional_partial_legs_are_the_conformance_legs(self):
         # The functional stage's pending-off and unified-limits runs use
-        # the conformance legs' variables, claims and regexes: one source.
-        ups, needs, runs = [], [], []
+        # the conformance legs' planes (their workspaces, claims checked)
+        # and regexes: one source; no `up`.
+        needs, runs = [], []
         self.useFixture(fixtures.MockPatchObject(
-            sh, 'run_to', lambda log, argv, env: ups.append(
-                env['AIO_EXTRA_VARS'])))
+            sh, 'run_to', lambda log, argv, env: self.fail('an up')))
         self.useFixture(fixtures.MockPatchObject(
-            sh, 'need', lambda pattern, path: needs.append(pattern)))
+            sh, 'need', lambda pattern, path: needs.append((pattern, path))))
         self.useFixture(fixtures.MockPatchObject(
-            plugin_legs, 'tee_plugin', lambda log, *args: runs.append(
-                list(args))))
+            plugin_legs, 'tee_plugin', lambda log, *args, **kw: runs.append(
+                (list(args), kw['cwd']))))
         for name in ('stage', 'echo'):
             self.useFixture(fixtures.MockPatchObject(
                 sh, name, lambda *a, **k: None))
@@ -446,86 +464,115 @@ class TestOtherStages(StageTestCase):
                             conformance.PENDING_OFF_LEG),
                            (plugin_legs.leg_profiles,
                             conformance.UNIFIED_LIMITS_LEG)):
-            del ups[:], needs[:], runs[:]
+            del needs[:], runs[:]
             stage()
-            self.assertEqual([leg.variables], ups)
-            self.assertEqual(conformance.claimed(leg.variables), needs)
-            self.assertEqual([conformance.leg_args(leg)], runs)
+            conf = self.tmp + '/tempest-%s/etc/tempest.conf' % leg.plane
+            self.assertEqual([(p, conf) for p in conformance.claimed(
+                '', leg.plane)], needs)
+            self.assertEqual([(conformance.leg_args(leg),
+                               self.tmp + '/tempest-' + leg.plane)], runs)
 
-    def fake_legs(self, runs, merged, args=None):
-        """Fake legs: (name, mode) to RUNS, a report each, merge to MERGED.
+    def fake_legs(self, started, merged, missing=None, up=0):
+        """Fake legs: each run's (workspace, mode, args, serial done before).
 
-        Each leg's run arguments to ARGS, when given.
+        Each run writes its report; the default leg's creates the
+        serial-done file; merge arguments to MERGED.  ``missing``: plane ->
+        claims its tempest.conf lacks.
         """
-        def run_leg(name, out, mode, leg_args):
-            runs.append((name, mode))
-            if args is not None:
-                args.append(leg_args)
-            os.makedirs(out)
-            with open(os.path.join(out, 'report.json'), 'w') as f:
-                f.write('{}')
-            return 0
-        self.useFixture(fixtures.MockPatchObject(conformance, 'run_leg',
-                                                 run_leg))
+        done = os.path.join(self.tmp, 'conformance', 'serial-done')
+        tc = self
+
+        class Proc(object):
+            def __init__(self, argv, env=None, **kwargs):
+                ws = argv[argv.index('--workspace') + 1]
+                out = argv[argv.index('--output') + 1]
+                mode = argv[argv.index('--mode') + 1]
+                started.append((os.path.basename(ws), mode,
+                                argv[argv.index('--leg') + 1:],
+                                os.path.exists(done)))
+                tc.assertEqual(tc.tmp + '/clouds.yaml',
+                               env['OS_CLIENT_CONFIG_FILE'])
+                os.makedirs(out)
+                with open(os.path.join(out, 'report.json'), 'w') as f:
+                    f.write('{}')
+                if '--serial-done' in argv:
+                    with open(argv[argv.index('--serial-done') + 1],
+                              'w') as f:
+                        f.write('done')
+
+            def poll(self):
+                return 0
+
+            def wait(self):
+                return 0
+        self.useFixture(fixtures.MockPatchObject(sh, 'start', Proc))
+        self.useFixture(fixtures.MockPatchObject(
+            conformance, 'up', lambda variables, log, check: up))
+        self.useFixture(fixtures.MockPatchObject(
+            conformance, 'unclaimed',
+            lambda leg: (missing or {}).get(leg.plane, [])))
+        self.useFixture(fixtures.MockPatchObject(
+            conformance, 'leg_name', lambda claims: os.path.basename(
+                claims).replace('.yaml', '')))
         self.useFixture(fixtures.MockPatchObject(
             sh, 'tee', lambda path, argv: merged.append(argv) or 0))
 
-    def test_conformance_default_leg_runs_last_and_merges_first(self):
-        # Its `up` puts the default cloud back; the trap then has nothing
-        # to do.  The merge takes the catalogue order of LEGS.
-        order = conformance.run_order()
-        self.assertEqual('', order[-1].variables)
-        self.assertEqual(set(conformance.LEGS), set(order))
-        ups, runs, merged, args = [], [], [], []
-        self.useFixture(fixtures.MockPatchObject(
-            conformance, 'up',
-            lambda variables, log, check: ups.append(variables) or 0))
-        self.useFixture(fixtures.MockPatchObject(
-            conformance, 'leg_name', lambda: 'leg%d' % len(ups)))
-        self.fake_legs(runs, merged, args)
-        trap = sh.Trap(lambda rc: None)
-        self.exits(0, conformance.all_legs, 'certify', trap)
-        self.assertEqual([leg.variables for leg in order], ups)
-        self.assertIsNone(trap.action)
-        self.assertEqual([('leg1', 'explore'), ('leg2', 'explore'),
-                          ('leg3', 'certify')], runs)
-        # Each leg's regex, and the PENDING-off leg's own class weights
-        # (the unified-limits leg runs one class).
+    def test_conformance_one_up_then_the_others_after_the_serial_phase(self):
+        # No leg switches the cloud: one `up`; the default leg starts
+        # first and the others once its serial phase has ended, each on
+        # its plane's workspace; the merge takes the order of LEGS.
+        started, merged = [], []
+        self.fake_legs(started, merged)
+        self.exits(0, conformance.all_legs, 'certify')
+        done = self.tmp + '/conformance/serial-done'
         self.assertEqual(
-            [['--regex', order[0].regex, '--weights', order[0].weights],
-             ['--regex', order[1].regex], ['--regex', order[2].regex]],
-            args)
-        self.assertTrue(os.path.isfile(order[0].weights))
+            [('tempest', 'certify', False),
+             ('tempest-pending-off', 'explore', True),
+             ('tempest-unified-limits', 'explore', True)],
+            [(ws, mode, serial) for ws, mode, _, serial in started])
+        leg = conformance.PENDING_OFF_LEG
         self.assertEqual(
-            [self.tmp + '/conformance/leg%d/report.json' % i
-             for i in (3, 1, 2)], merged[0][-3:])
-
-    def test_conformance_a_leg_that_cannot_come_up_fails_alone(self):
-        # The other legs still run and merge; the trap stays set when the
-        # default cloud's own `up` failed.
-        runs, merged = [], []
-        ups = iter([3, 0, 5])
-
-        def run_to(log, argv, **kwargs):
-            return next(ups)
-        self.useFixture(fixtures.MockPatchObject(sh, 'run_to', run_to))
-        self.useFixture(fixtures.MockPatchObject(
-            conformance, 'leg_name', lambda: 'leg%d' % len(runs)))
-        self.fake_legs(runs, merged)
-        action = lambda rc: None  # noqa: E731
-        trap = sh.Trap(action)
-        self.exits(2, conformance.all_legs, 'explore', trap)
-        self.assertEqual([('leg0', 'explore')], runs)
-        self.assertIs(action, trap.action)
-        self.assertEqual(1, len([a for a in merged[0]
-                                 if a.endswith('report.json')]) - 1)
-        err = self.printed(self.err)
-        self.assertIn('a leg could not run: %s: `up` failed (exit 3)'
-                      % conformance.run_order()[0].variables, err)
-        self.assertIn('the default cloud: `up` failed (exit 5)', err)
+            ['claims', '--output', self.tmp + '/conformance/claims',
+             '--regex', conformance.DEFAULT_LEG.regex, '--serial-done',
+             done], started[0][2])
+        self.assertEqual(['--regex', leg.regex, '--weights', leg.weights],
+                         started[1][2][3:])
+        self.assertTrue(os.path.isfile(leg.weights))
+        self.assertEqual(
+            ['--regex', conformance.UNIFIED_LIMITS_LEG.regex],
+            started[2][2][3:])
+        self.assertEqual(
+            [self.tmp + '/conformance/%s/report.json' % name for name in
+             ('claims', 'claims-pending-off', 'claims-unified-limits')],
+            merged[0][-3:])
+        self.assertFalse(os.path.exists(done))
         with open(self.tmp + '/conformance/merged/legs.json') as f:
-            self.assertEqual([3, 0, 5], [leg['exit']
-                                         for leg in json.load(f)])
+            self.assertEqual(
+                ['claims', 'claims-pending-off', 'claims-unified-limits',
+                 'verdict'], [leg['leg'] for leg in json.load(f)])
+
+    def test_conformance_a_leg_without_its_claims_fails_alone(self):
+        # The other legs still run and merge; the verdict fails naming it.
+        started, merged = [], []
+        self.fake_legs(started, merged, missing={
+            'unified-limits': ['^quota_counting = unified_limits$']})
+        self.exits(2, conformance.all_legs, 'explore')
+        self.assertEqual(['tempest', 'tempest-pending-off'],
+                         [ws for ws, _, _, _ in started])
+        self.assertEqual(2, len([a for a in merged[0]
+                                 if a.endswith('report.json')]) - 1)
+        self.assertIn('a leg could not run: unified-limits: %s does not '
+                      'claim ^quota_counting = unified_limits$'
+                      % conformance.tempest_conf(
+                          conformance.UNIFIED_LIMITS_LEG),
+                      self.printed(self.err))
+
+    def test_conformance_up_that_fails_runs_no_leg(self):
+        started, merged = [], []
+        self.fake_legs(started, merged, up=4)
+        self.exits(2, conformance.all_legs, 'explore')
+        self.assertEqual([], started)
+        self.assertIn('`up` failed (exit 4)', self.printed(self.err))
 
     def test_bench_verdicts_reports_every_failure_and_fails(self):
         # Run 1 passes; run 2 fails a row; run 3 gives no merged verdict.

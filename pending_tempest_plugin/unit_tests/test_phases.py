@@ -131,6 +131,37 @@ class TestRun(fakes.FileTestCase):
         self.assertEqual(b'<0><1>', stream)
         self.assertEqual('load', self.calls[-1][1])
 
+    def test_serial_done_between_the_phases(self):
+        # Created after the serial phase, before the parallel one starts.
+        done = os.path.join(self.tmp, 'serial-done')
+        seen = []
+        run = self.fake_run
+
+        def fake_run(cmd, cwd=None, **kwargs):
+            if cmd[1] == 'run' and '--load-list' in cmd:
+                seen.append((cmd[3], os.path.exists(done)))
+            return run(cmd, cwd=cwd, **kwargs)
+        self.useFixture(fixtures.MonkeyPatch(
+            'pending_tempest_plugin.runner.phases.subprocess.run', fake_run))
+        self.listed = '\n'.join([PENDING, SERIAL]) + '\n'
+        phases.run(['--regex', 'x'], 2, cwd=self.tmp, tempest='T',
+                   serial_done=done)
+        self.assertEqual([('1', False), ('2', True)], seen)
+        # No serial class: at once; a failure: still created.
+        os.remove(done)
+        self.listed = PENDING + '\n'
+        phases.run(['--regex', 'x'], 2, cwd=self.tmp, tempest='T',
+                   serial_done=done)
+        self.assertTrue(os.path.exists(done))
+        os.remove(done)
+        self.useFixture(fixtures.MonkeyPatch(
+            'pending_tempest_plugin.runner.phases.subprocess.run',
+            lambda cmd, **kw: subprocess.CompletedProcess(
+                cmd, 2, stdout='', stderr='bad conf')))
+        self.assertRaises(RuntimeError, phases.run, [], 2, cwd=self.tmp,
+                          tempest='T', serial_done=done)
+        self.assertTrue(os.path.exists(done))
+
     def test_parallel_phase_split_by_class_weight(self):
         import yaml
         self.listed = '\n'.join([PENDING, SERIAL, LISTING]) + '\n'
