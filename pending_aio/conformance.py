@@ -67,8 +67,17 @@ from pending_aio import sh
 # The suite and the parts of it that another configuration decides.
 SUITE_REGEX = r'^pending_tempest_plugin\.tests\.'
 HS_REGEX = r'^pending_tempest_plugin\.tests\.api\.compute\.test_host_status'
-FEATURE_REGEX = (r'^pending_tempest_plugin\.tests\.(api\.compute\.test_'
-                 r'(pending_state|cell0_rebuild)|scenario)')
+# The PENDING-off leg: PEND-01 (PendingStateOffTest), and the cell0 rebuild
+# of a server buried in ERROR, not PENDING: the microversion gate and the
+# rebuild itself with its quota rechecks (counted in placement there).  The
+# other cell0 rebuild classes check what a rebuild keeps (networks, ports,
+# volumes, certificates) and its races, which nothing of the buried state
+# decides: they run on the default cloud only (issue 20: the verdict's
+# parallel phase is CPU-bound on 2 cores, and they doubled its work).
+PENDING_OFF_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
+                     r'(test_pending_state\.PendingStateOffTest|'
+                     r'test_cell0_rebuild\.Cell0Rebuild(Microversion)?Test)'
+                     r'\.')
 QUOTA_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
                r'test_cell0_rebuild\.Cell0RebuildTest\.'
                r'test_rebuild_quota_recheck')
@@ -101,9 +110,9 @@ DEFAULT_LEG = Leg(
     '(PENDING on; host_status under admin_only, admin_or_owner and '
     'unknown_only; quota counted in the database)', None)
 PENDING_OFF_LEG = Leg(
-    'pending-off', FEATURE_REGEX,
-    'PEND-01 (use_pending_state off); the feature tests with failed '
-    'builds in ERROR and the quota recheck counted in placement',
+    'pending-off', PENDING_OFF_REGEX,
+    'PEND-01 (use_pending_state off); the cell0 rebuild of servers buried '
+    'in ERROR, its quota recheck counted in placement',
     pending_aio.data_file('class-weights-pending-off.yaml'))
 UNIFIED_LIMITS_LEG = Leg(
     'unified-limits', QUOTA_REGEX,
@@ -356,8 +365,15 @@ def all_legs(mode, legs=LEGS):
         wait_for(done, run.proc)
     for run in others:
         run.start()
+    waiting = list(first + others)
+    while waiting:
+        # In the order they end (each one's end time its own).
+        for run in [r for r in waiting if r.proc.poll() is not None]:
+            run.wait()
+            waiting.remove(run)
+        if waiting:
+            time.sleep(0.5)
     for run in first + others:
-        run.wait()
         times.append({'leg': run.name, 'up_seconds': up_seconds,
                       'run_seconds': round(run.ended - run.started, 1),
                       'started_seconds': round(run.started - t0, 1),
