@@ -80,7 +80,23 @@ def up(args):
                + os.environ.get('AIO_EXTRA_VARS', '').split()):
         extra += ['-e', kv]
     argv = ['ansible-playbook', os.path.join(REPO, 'playbooks', 'aio.yaml')]
+    # Whatever this `up` leaves, it is no longer the one the last verdict
+    # converged the cloud from (conformance.UP_RECORD).
+    forget_up()
     os.execvpe(argv[0], argv + extra + list(args), environment())
+
+
+def up_record():
+    """The inputs of the last `up` of ``tox -e conformance`` (its file)."""
+    return os.path.join(aio_dir(), 'state', 'conformance-up')
+
+
+def forget_up():
+    """The cloud may differ from what the last verdict's `up` made."""
+    try:
+        os.remove(up_record())
+    except OSError:
+        pass
 
 
 def down(args):

@@ -53,6 +53,7 @@ cloud's workspace; also written as JSON.
 """
 
 import collections
+import hashlib
 import json
 import os
 import re
@@ -62,6 +63,7 @@ import sys
 import time
 
 import pending_aio
+from pending_aio import cloud
 from pending_aio import sh
 
 # The suite and the parts of it that another configuration decides.
@@ -258,6 +260,78 @@ def up(variables, log, check=True):
     return rc
 
 
+def up_inputs():
+    """What `up` converges the cloud from, as one hash; None if unknown.
+
+    Every file of the checkout that git lists (tracked or not, unless
+    ignored) but the docs and release notes, and AIO_BASE_VARS and
+    AIO_EXTRA_VARS.  None without git or a git checkout.
+    """
+    try:
+        names = subprocess.run(
+            ['git', 'ls-files', '-z', '-co', '--exclude-standard'],
+            cwd=pending_aio.REPO, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, check=True).stdout.split(b'\0')
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    digest = hashlib.sha256()
+    for name in sorted(n for n in names if n and not n.startswith(
+            (b'doc/', b'releasenotes/'))):
+        digest.update(name + b'\0')
+        try:
+            with open(os.path.join(pending_aio.REPO.encode(), name),
+                      'rb') as f:
+                digest.update(hashlib.sha256(f.read()).digest())
+        except OSError:
+            digest.update(b'-')
+    for name in ('AIO_BASE_VARS', 'AIO_EXTRA_VARS'):
+        digest.update(os.environ.get(name, '').encode() + b'\0')
+    return digest.hexdigest()
+
+
+def up_needed(inputs):
+    """Why the verdict needs an `up`, or None when the cloud is ready.
+
+    Ready: the last `up` of a verdict converged it from exactly these
+    inputs (cloud.up_record: any other `up` and a mutant remove it) and
+    every program runs and answers (``tools/aio status``).
+    """
+    if inputs is None:
+        return 'its inputs are unknown (no git checkout)'
+    try:
+        with open(cloud.up_record()) as f:
+            recorded = f.read().strip()
+    except OSError:
+        return 'no verdict\'s `up` is on record since the last change'
+    if recorded != inputs:
+        return 'the checkout or AIO_BASE_VARS changed since the last `up`'
+    if sh.run([sh.aio_cmd(), 'status'], check=False,
+              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
+        return 'a program of the cloud does not run or answer'
+    return None
+
+
+def verdict_up():
+    """The `up` of a verdict, when needed; its seconds."""
+    t0 = time.time()
+    inputs = up_inputs()
+    why = up_needed(inputs)
+    if why is None:
+        sh.echo('conformance: the cloud is as the last verdict\'s `up` '
+                'left it (same inputs, every program answers): no `up`')
+        return round(time.time() - t0, 1)
+    sh.echo('conformance: `up`: %s' % why)
+    log = sh.path('logs', 'up-conformance.log')
+    rc = up('', log, check=False)
+    if rc:
+        sh.fail('conformance', '`up` failed (exit %d), see %s' % (rc, log),
+                2)
+    if inputs is not None:
+        with open(cloud.up_record(), 'w') as f:
+            f.write(inputs + '\n')
+    return round(time.time() - t0, 1)
+
+
 class LegRun(object):
     """One leg's ``pending-conformance run``, started in the background.
 
@@ -335,12 +409,7 @@ def all_legs(mode, legs=LEGS):
     sh.echo('conformance: the cloud, with its control planes (%s)'
             % ', '.join(leg.plane for leg in legs if leg.plane))
     t0 = time.time()
-    log = sh.path('logs', 'up-conformance.log')
-    rc = up('', log, check=False)
-    up_seconds = round(time.time() - t0, 1)
-    if rc:
-        sh.fail('conformance', '`up` failed (exit %d), see %s' % (rc, log),
-                2)
+    up_seconds = verdict_up()
     runs = []
     for leg in legs:
         missing = unclaimed(leg)

@@ -51,6 +51,7 @@ import urllib.request
 
 from pending_aio import aio_dir
 from pending_aio import checks
+from pending_aio import cloud
 from pending_aio import REPO
 
 DEFINITIONS_PATH = os.path.join(REPO, 'reference', 'nova', 'mutants',
@@ -229,6 +230,8 @@ def cmd_apply(names, replace=False):
     and an apply (each nova-conductor restart costs the wait for the
     computes' heartbeats).
     """
+    # nova no longer is what the last verdict's `up` installed.
+    cloud.forget_up()
     if isinstance(names, str):
         names = [names]
     unknown = [n for n in names if n not in MUTANTS]

@@ -509,6 +509,8 @@ class TestOtherStages(StageTestCase):
         self.useFixture(fixtures.MockPatchObject(
             conformance, 'up', lambda variables, log, check: up))
         self.useFixture(fixtures.MockPatchObject(
+            conformance, 'up_inputs', lambda: None))
+        self.useFixture(fixtures.MockPatchObject(
             conformance, 'unclaimed',
             lambda leg: (missing or {}).get(leg.plane, [])))
         self.useFixture(fixtures.MockPatchObject(
@@ -566,6 +568,42 @@ class TestOtherStages(StageTestCase):
                       % conformance.tempest_conf(
                           conformance.UNIFIED_LIMITS_LEG),
                       self.printed(self.err))
+
+    def test_conformance_up_only_when_needed(self):
+        # No `up` when the last verdict's `up` converged the cloud from the
+        # same inputs and every program answers; any other `up` forgets.
+        ups, status = [], [0]
+        os.makedirs(self.tmp + '/state')
+        self.useFixture(fixtures.MockPatchObject(
+            conformance, 'up', lambda variables, log, check: ups.append(
+                variables) or 0))
+        self.useFixture(fixtures.MockPatchObject(
+            sh, 'run', lambda argv, check, **kw: status[0]))
+        self.useFixture(fixtures.MockPatchObject(
+            conformance, 'up_inputs', lambda: 'h1'))
+        self.assertIn('no verdict', conformance.up_needed('h1'))
+        conformance.verdict_up()
+        self.assertEqual([''], ups)
+        self.assertIsNone(conformance.up_needed('h1'))
+        conformance.verdict_up()
+        self.assertEqual([''], ups)
+        self.assertIn('changed', conformance.up_needed('h2'))
+        status[0] = 1
+        self.assertIn('does not run or answer', conformance.up_needed('h1'))
+        conformance.verdict_up()
+        self.assertEqual(['', ''], ups)
+        self.assertIn('unknown', conformance.up_needed(None))
+        from pending_aio import cloud
+        cloud.forget_up()
+        self.assertFalse(os.path.exists(cloud.up_record()))
+        # The checkout's inputs: a hash that the variables change.
+        self.useFixture(fixtures.MockPatchObject(
+            conformance, 'up_inputs', self.real_up_inputs))
+        first = conformance.up_inputs()
+        self.useFixture(fixtures.EnvironmentVariable('AIO_EXTRA_VARS', 'x=1'))
+        self.assertNotEqual(first, conformance.up_inputs())
+
+    real_up_inputs = staticmethod(conformance.up_inputs)
 
     def test_conformance_up_that_fails_runs_no_leg(self):
         started, merged = [], []
