@@ -129,10 +129,10 @@ PLANES = {
     'unified-limits': 'aio_quota_counting=unified_limits',
 }
 
-# What a leg's variables put in tempest.conf (the seed's claims), and the
+# What `up` variables put in tempest.conf (the seed's claims), and the
 # value of each on the default cloud (the reference nova): the checks that
-# an `up` switched the cloud to a leg, the options the leg leaves alone
-# included.
+# an `up` made the cloud (or a plane's workspace) what it is asked to be,
+# the options the variables leave alone included.
 CLAIMED_BY = {
     'aio_host_status_policy_profile': ('host_status_policy_profile',
                                        'admin_only'),
@@ -204,11 +204,21 @@ def tempest_conf(leg):
     return os.path.join(workspace(leg), 'etc', 'tempest.conf')
 
 
-def unclaimed(leg, variables=''):
-    """The claims a leg's tempest.conf lacks (regexes), [] when none."""
+def unclaimed(leg, full=False):
+    """The claims a leg's tempest.conf lacks (regexes), [] when none.
+
+    A plane's workspace must reach that plane and claim its quota counting
+    mode, whatever nova the cloud runs (AIO_BASE_VARS may name stock nova,
+    which claims no PENDING state); with ``full``, every claim of the
+    reference nova's (:func:`claimed`).
+    """
     conf = tempest_conf(leg)
-    return [pattern for pattern in claimed(variables, leg.plane)
-            if sh.grep_q(pattern, conf)]
+    patterns = claimed('', leg.plane)
+    if not full:
+        patterns = [p for p in patterns
+                    if p.startswith(('^catalog_type ', '^quota_counting '))
+                    ] if leg.plane else []
+    return [pattern for pattern in patterns if sh.grep_q(pattern, conf)]
 
 
 def leg_args(leg):
@@ -237,13 +247,6 @@ def leg_name(claims=None):
                                  claims or sh.path('claims.yaml'))
 
 
-def run_leg(leg, out, mode, args):
-    """``pending-conformance run`` into OUT; its exit status."""
-    shutil.rmtree(out, ignore_errors=True)
-    return sh.run(run_argv(leg, out, mode, args), check=False,
-                  env={'OS_CLIENT_CONFIG_FILE': sh.path('clouds.yaml')})
-
-
 def up(variables, log, check=True):
     """The cloud as a leg needs it (``up`` with AIO_EXTRA_VARS).
 
@@ -264,9 +267,18 @@ def up_inputs():
     """What `up` converges the cloud from, as one hash; None if unknown.
 
     Every file of the checkout that git lists (tracked or not, unless
-    ignored) but the docs and release notes, and AIO_BASE_VARS and
-    AIO_EXTRA_VARS.  None without git or a git checkout.
+    ignored) but the docs (.rst, .md) and release notes, and AIO_BASE_VARS,
+    AIO_EXTRA_VARS and AIO_PYTHON.  None without git or a git checkout, and
+    when a variable names something outside the checkout that `up` reads
+    (a nova checkout as aio_nova_source, an @FILE of variables): its
+    content is not hashed, so every verdict converges the cloud again.
     """
+    words = ' '.join(os.environ.get(name, '') for name in (
+        'AIO_BASE_VARS', 'AIO_EXTRA_VARS')).split()
+    local = ('aio_nova_source=reference', 'aio_nova_source=pypi')
+    if any(w.startswith('@') or (w.startswith('aio_nova_source=')
+                                 and w not in local) for w in words):
+        return None
     try:
         names = subprocess.run(
             ['git', 'ls-files', '-z', '-co', '--exclude-standard'],
@@ -276,7 +288,8 @@ def up_inputs():
         return None
     digest = hashlib.sha256()
     for name in sorted(n for n in names if n and not n.startswith(
-            (b'doc/', b'releasenotes/'))):
+            (b'doc/', b'releasenotes/')) and not n.endswith(
+                (b'.rst', b'.md'))):
         digest.update(name + b'\0')
         try:
             with open(os.path.join(pending_aio.REPO.encode(), name),
@@ -284,7 +297,7 @@ def up_inputs():
                 digest.update(hashlib.sha256(f.read()).digest())
         except OSError:
             digest.update(b'-')
-    for name in ('AIO_BASE_VARS', 'AIO_EXTRA_VARS'):
+    for name in ('AIO_BASE_VARS', 'AIO_EXTRA_VARS', 'AIO_PYTHON'):
         digest.update(os.environ.get(name, '').encode() + b'\0')
     return digest.hexdigest()
 
@@ -297,7 +310,8 @@ def up_needed(inputs):
     every program runs and answers (``tools/aio status``).
     """
     if inputs is None:
-        return 'its inputs are unknown (no git checkout)'
+        return ('its inputs are unknown (no git checkout, or a nova '
+                'checkout or a file of variables named in AIO_BASE_VARS)')
     try:
         with open(cloud.up_record()) as f:
             recorded = f.read().strip()
@@ -367,10 +381,12 @@ class LegRun(object):
         self.started = time.time()
         sh.echo('conformance: leg %s started%s' % (
             self.name, ' (its output: %s)' % self.log if self.log else ''))
-        self.proc = sh.start(self.argv, env={
-            'OS_CLIENT_CONFIG_FILE': sh.path('clouds.yaml')}, **kwargs)
-        if 'stdout' in kwargs:
-            kwargs['stdout'].close()
+        try:
+            self.proc = sh.start(self.argv, env={
+                'OS_CLIENT_CONFIG_FILE': sh.path('clouds.yaml')}, **kwargs)
+        finally:
+            if 'stdout' in kwargs:
+                kwargs['stdout'].close()
 
     def wait(self):
         self.rc = self.proc.wait()
@@ -428,21 +444,37 @@ def all_legs(mode, legs=LEGS):
     done = sh.path('conformance', 'serial-done')
     if os.path.exists(done):
         os.remove(done)
-    for run in first:
-        os.makedirs(sh.path('conformance'), exist_ok=True)
-        run.start()
-        wait_for(done, run.proc)
-    for run in others:
-        run.start()
-    waiting = list(first + others)
-    while waiting:
-        # In the order they end (each one's end time its own).
-        for run in [r for r in waiting if r.proc.poll() is not None]:
-            run.wait()
-            waiting.remove(run)
-        if waiting:
-            time.sleep(0.5)
-    for run in first + others:
+    started = []
+    try:
+        for run in first:
+            os.makedirs(sh.path('conformance'), exist_ok=True)
+            run.start()
+            started.append(run)
+            wait_for(done, run.proc)
+        if first and not os.path.exists(done):
+            # The default leg ended (or died) before its serial phase did:
+            # a compute may still be stopped or disabled.
+            for run in others:
+                failed.append('%s: not run, the default leg ended before its '
+                              'serial phase did' % run.name)
+            others = []
+        for run in others:
+            run.start()
+            started.append(run)
+        waiting = list(started)
+        while waiting:
+            # In the order they end (each one's end time its own).
+            for run in [r for r in waiting if r.proc.poll() is not None]:
+                run.wait()
+                waiting.remove(run)
+            if waiting:
+                time.sleep(0.5)
+    finally:
+        # Interrupted: no run of ours goes on against the cloud.
+        for run in started:
+            if run.proc.poll() is None:
+                sh.stop(run.proc)
+    for run in started:
         times.append({'leg': run.name, 'up_seconds': up_seconds,
                       'run_seconds': round(run.ended - run.started, 1),
                       'started_seconds': round(run.started - t0, 1),
@@ -453,7 +485,7 @@ def all_legs(mode, legs=LEGS):
         os.remove(done)
     # Merged in the order of LEGS: where legs decide a row alike, the
     # default cloud's leg names it.
-    by_leg = dict((run.leg, run.report) for run in runs)
+    by_leg = dict((run.leg, run.report) for run in started)
     outs = [by_leg[leg] for leg in legs if by_leg.get(leg)]
     if not outs:
         sh.fail('conformance', 'no leg could run: %s' % ', '.join(failed), 2)

@@ -122,9 +122,11 @@ def computes_up(since):
 def nova_apis(conf=None):
     """{program: URL} of every nova-api of the cloud.
 
-    nova-api and the nova-api of each other host_status policy profile
-    (``nova-api-<profile>``), read from the supervisord programs the cloud
-    runs (their gunicorn ``-b HOST:PORT``).
+    nova-api, the nova-api of each other host_status policy profile and
+    of each control plane (``nova-api-<name>``), read from the supervisord
+    programs the cloud runs (their gunicorn ``-b HOST:PORT``).  A mutant of
+    nova-conductor or nova-scheduler restarts nova's own only: the mutant
+    batches run on the default cloud's workspace, which no plane serves.
     """
     conf = conf or os.path.join(aio_dir(), 'etc', 'supervisor', 'conf.d',
                                 'services.conf')

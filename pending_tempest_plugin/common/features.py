@@ -69,6 +69,10 @@ def profile_service_problems(group):
         if not (services[profile] or '').strip():
             problems.append('host_status_profile_services: profile %s has '
                             'no service type' % profile)
+        elif services[profile].strip() == 'compute':
+            problems.append('host_status_profile_services: profile %s names '
+                            'the service type compute, the cloud\'s own '
+                            'endpoint: name its own nova-api\'s' % profile)
     types = [t for t in services.values() if t]
     if len(set(types)) != len(types):
         problems.append('host_status_profile_services gives one service '

@@ -198,6 +198,16 @@ def _validate_applies(req):
     return problems
 
 
+def claimed_profiles(claims):
+    """The host_status policy profiles a run shows.
+
+    The cloud's own, then those its other compute endpoints show
+    (host_status_profile_services).
+    """
+    return [claims.get('host_status_policy_profile')] + sorted(
+        claims.get('host_status_profile_services') or {})
+
+
 def applicable(req, claims):
     """None if ``req`` applies to a cloud with ``claims``, else why not.
 
@@ -207,10 +217,7 @@ def applicable(req, claims):
     for key, want in sorted(req.applies.items()):
         have = claims.get(key)
         if key == 'host_status_policy_profile':
-            # The cloud's own profile and those its other compute
-            # endpoints show (host_status_profile_services).
-            shown = [have] + sorted(
-                claims.get('host_status_profile_services') or {})
+            shown = claimed_profiles(claims)
             if want not in shown:
                 return 'applies when %s = %s; the claims say %s' % (
                     key, want, ', '.join(str(p) for p in shown))

@@ -271,8 +271,7 @@ def evaluate(cat, declared, records, claims, mode=EXPLORE, admin=True,
                'disruptive': req.disruptive, 'outcome': outcome,
                'detail': detail, 'tests': list(req.tests),
                'profile': claims.get('host_status_policy_profile'),
-               'profiles': [claims.get('host_status_policy_profile')] + sorted(
-                   claims.get('host_status_profile_services') or {})}
+               'profiles': catalogue.claimed_profiles(claims)}
         if outcome == catalogue.FAIL:
             row['messages'] = [m for m in messages if m]
             row['request_ids'] = request_ids

@@ -448,7 +448,8 @@ class TestOtherStages(StageTestCase):
         self.useFixture(fixtures.MockPatchObject(
             sh, 'run_to', lambda log, argv, env: self.fail('an up')))
         self.useFixture(fixtures.MockPatchObject(
-            sh, 'need', lambda pattern, path: needs.append((pattern, path))))
+            conformance, 'unclaimed', lambda leg, full: needs.append(
+                (leg.plane, full)) or []))
         self.useFixture(fixtures.MockPatchObject(
             plugin_legs, 'tee_plugin', lambda log, *args, **kw: runs.append(
                 (list(args), kw['cwd']))))
@@ -466,9 +467,7 @@ class TestOtherStages(StageTestCase):
                             conformance.UNIFIED_LIMITS_LEG)):
             del needs[:], runs[:]
             stage()
-            conf = self.tmp + '/tempest-%s/etc/tempest.conf' % leg.plane
-            self.assertEqual([(p, conf) for p in conformance.claimed(
-                '', leg.plane)], needs)
+            self.assertEqual([(leg.plane, True)], needs)
             self.assertEqual([(conformance.leg_args(leg),
                                self.tmp + '/tempest-' + leg.plane)], runs)
 

@@ -133,3 +133,6 @@ class TestFeatures(fakes.ConfTestCase):
         self.set(host_status_profile_services={'admin_or_owner': ' '})
         self.assertIn('profile admin_or_owner has no service type',
                       features.config_problems(self.group)[0])
+        self.set(host_status_profile_services={'admin_or_owner': 'compute'})
+        self.assertIn('the service type compute, the cloud\'s own endpoint',
+                      features.config_problems(self.group)[0])
