@@ -369,7 +369,6 @@ class LegRun(object):
         self.argv = run_argv(self.name, self.out,
                              mode if not leg.plane else 'explore', args,
                              workspace(leg))
-        self.mode = mode
 
     def start(self):
         kwargs = {}
@@ -426,6 +425,7 @@ def all_legs(mode, legs=LEGS):
             % ', '.join(leg.plane for leg in legs if leg.plane))
     t0 = time.time()
     up_seconds = verdict_up()
+    done = sh.path('conformance', 'serial-done')
     runs = []
     for leg in legs:
         missing = unclaimed(leg)
@@ -434,14 +434,13 @@ def all_legs(mode, legs=LEGS):
                 leg.plane or 'the default cloud', tempest_conf(leg),
                 ', '.join(missing)))
             continue
-        runs.append(LegRun(leg, mode, serial_done=sh.path(
-            'conformance', 'serial-done') if not leg.plane else None))
+        runs.append(LegRun(leg, mode,
+                           serial_done=done if not leg.plane else None))
     first = [r for r in runs if not r.leg.plane]
     others = [r for r in runs if r.leg.plane]
     for index, run in enumerate(first + others, 1):
         sh.echo('conformance: leg %d of %d: %s (%s)'
                 % (index, len(runs), run.leg.decides, run.name))
-    done = sh.path('conformance', 'serial-done')
     if os.path.exists(done):
         os.remove(done)
     started = []

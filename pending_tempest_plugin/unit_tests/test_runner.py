@@ -65,7 +65,19 @@ class TestClaims(fakes.FileTestCase):
                  'host_status_policy_profile'),
                 ('pending_state_enabled: true\n',
                  'needs pending_state_microversion'),
-                ('{[\n', 'is not YAML')):
+                ('{[\n', 'is not YAML'),
+                ('host_status_profile_services: {admin_only: compute-x}\n',
+                 'names admin_only, the profile of host_status_policy_'
+                 'profile'),
+                ('host_status_profile_services: {everyone: compute-x}\n',
+                 "names 'everyone', not a host_status policy profile"),
+                ('host_status_profile_services: {admin_or_owner: c, '
+                 'unknown_only: c}\n', 'one service type to several'),
+                ('host_status_profile_services: {admin_or_owner: null}\n',
+                 'is not a mapping of names to names'),
+                ('host_status_profile_services: admin_or_owner\n',
+                 'NAME:VALUE pairs'),
+                ('quota_counting: {db: x}\n', 'is not a string or number')):
             e = self.assertRaises(claims.ClaimsError, claims.load,
                                   self.write('bad.yaml', text))
             self.assertIn(message, str(e))
@@ -102,22 +114,6 @@ class TestClaims(fakes.FileTestCase):
         self.assertEqual({}, claims.load(None)['host_status_profile_services'])
         self.assertNotIn('host_status_profile_services', dict(
             claims.nova_conformance_options(claims.load(None))))
-        for text, message in (
-                ('host_status_profile_services: {admin_only: compute-x}\n',
-                 'names admin_only, the profile of host_status_policy_'
-                 'profile'),
-                ('host_status_profile_services: {everyone: compute-x}\n',
-                 "names 'everyone', not a host_status policy profile"),
-                ('host_status_profile_services: {admin_or_owner: c, '
-                 'unknown_only: c}\n', 'one service type to several'),
-                ('host_status_profile_services: {admin_or_owner: null}\n',
-                 'is not a mapping of names to names'),
-                ('host_status_profile_services: admin_or_owner\n',
-                 'NAME:VALUE pairs'),
-                ('quota_counting: {db: x}\n', 'is not a string or number')):
-            e = self.assertRaises(claims.ClaimsError, claims.load,
-                                  self.write('bad.yaml', text))
-            self.assertIn(message, str(e))
 
     def test_claims_from_tempest_conf_strings(self):
         got = claims.from_conf([('pending_state_enabled', 'True'),
