@@ -120,13 +120,15 @@ def computes_up(since):
 
 
 def nova_apis(conf=None):
-    """{program: URL} of every nova-api of the cloud.
+    """{program: URL} of the nova-api programs the mutant batches use.
 
-    nova-api, the nova-api of each other host_status policy profile and
-    of each control plane (``nova-api-<name>``), read from the supervisord
-    programs the cloud runs (their gunicorn ``-b HOST:PORT``).  A mutant of
-    nova-conductor or nova-scheduler restarts nova's own only: the mutant
-    batches run on the default cloud's workspace, which no plane serves.
+    nova-api and the nova-api of each other host_status policy profile
+    (``nova-api-<profile>``), read from the supervisord programs the cloud
+    runs (their gunicorn ``-b HOST:PORT``).  Not a control plane's
+    (``nova-api-<plane>`` beside its own ``nova-conductor-<plane>``): the
+    mutant batches run on the default cloud's workspace, which no plane
+    serves, so a mutant of nova-api, nova-conductor or nova-scheduler
+    restarts nova's own programs and the profiles' APIs only.
     """
     conf = conf or os.path.join(aio_dir(), 'etc', 'supervisor', 'conf.d',
                                 'services.conf')
@@ -135,12 +137,14 @@ def nova_apis(conf=None):
             text = f.read()
     except OSError:
         return {'nova-api': 'http://127.0.0.1:8774/'}
+    planes = set(re.findall(r'(?m)^\[program:nova-conductor-([\w-]+)\]',
+                            text))
     found = {}
     for name, body in re.findall(
             r'(?ms)^\[program:(nova-api(?:-[\w-]+)?)\]\n(.*?)(?=^\[|\Z)',
             text):
         bind = re.search(r'\s-b\s+(\S+)', body)
-        if bind:
+        if bind and name[len('nova-api-'):] not in planes:
             found[name] = 'http://%s/' % bind.group(1)
     return found or {'nova-api': 'http://127.0.0.1:8774/'}
 

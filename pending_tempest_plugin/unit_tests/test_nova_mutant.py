@@ -274,7 +274,8 @@ class TestNovaApis(base.BaseTestCase):
 
     def test_every_nova_api_of_the_programs(self):
         # A mutant of nova-api restarts the profile endpoints' nova-api
-        # too, and waits for each on its own port.
+        # too, and waits for each on its own port; not a control plane's
+        # (it has a nova-conductor of its own): no mutant batch uses it.
         tmp = self.useFixture(fixtures.TempDir()).path
         conf = os.path.join(tmp, 'services.conf')
         with open(conf, 'w') as f:
@@ -282,7 +283,10 @@ class TestNovaApis(base.BaseTestCase):
                     'nova_app:application\n\n'
                     '[program:nova-api-unknown_only]\ncommand=/g -k gthread '
                     '-b 127.0.0.1:8791 -w 1 nova_unknown_only_app:a\n\n'
-                    '[program:nova-conductor]\ncommand=/n -b x\n')
+                    '[program:nova-conductor]\ncommand=/n -b x\n\n'
+                    '[program:nova-api-pending-off]\ncommand=/g -k gthread '
+                    '-b 127.0.0.1:8792 -w 1 nova_pending_off_app:a\n\n'
+                    '[program:nova-conductor-pending-off]\ncommand=/n\n')
         self.assertEqual(
             {'nova-api': 'http://127.0.0.1:8774/',
              'nova-api-unknown_only': 'http://127.0.0.1:8791/'},
