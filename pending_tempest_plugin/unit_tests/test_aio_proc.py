@@ -20,12 +20,14 @@ secret; these tests pin that without a cloud.
 
 import ast
 import os
+import signal
 import socket
 import stat
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from unittest import mock
 
 import fixtures
@@ -276,6 +278,61 @@ class TestPrograms(AioProcTestCase):
         self.assertIn('nova-api did not start (supervisor state FATAL); see '
                       '%s/nova-api.log' % self.tmp, str(exc))
         self.assertIn('No section osapi_compute', str(exc))
+
+    def test_a_frozen_program_is_thawed_and_said_changed(self):
+        # A run killed while a nova-compute was frozen (SIGSTOP) leaves it
+        # RUNNING to supervisord: `up` sends it SIGCONT, and says so.
+        program = {'name': 'nova-compute-cn1', 'command': 'x'}
+        with open(self.path('fingerprint-nova-compute-cn1'), 'w') as f:
+            f.write(aio_proc.fingerprint(program))
+        calls = []
+
+        def call(sup, *words, check=True):
+            calls.append(words)
+            if words[0] == 'status':
+                return ('nova-compute-cn1 RUNNING pid 41, uptime 0:01:00\n'
+                        'other RUNNING pid 42, uptime 0:01:00\n')
+            return ''
+        frozen = {41: True, 42: True}
+        with mock.patch.object(aio_proc.Supervisor, 'call', autospec=True,
+                               side_effect=call), \
+                mock.patch.object(aio_proc, 'frozen', autospec=True,
+                                  side_effect=lambda pid: frozen[pid]):
+            self.assertEqual(['nova-compute-cn1'], aio_proc.ensure(
+                self.sup(), [program], self.tmp, self.tmp, check=True))
+            self.assertNotIn(('signal', 'CONT', 'nova-compute-cn1'), calls)
+            self.assertEqual(['nova-compute-cn1'], aio_proc.ensure(
+                self.sup(), [program], self.tmp, self.tmp, 5))
+            # Only the phase's own programs: "other" is another phase's.
+            self.assertEqual([('signal', 'CONT', 'nova-compute-cn1')],
+                             [c for c in calls if c[0] == 'signal'])
+            frozen[41] = False
+            self.assertEqual([], aio_proc.ensure(
+                self.sup(), [program], self.tmp, self.tmp, 5))
+            rows, bad = aio_proc.status(self.sup(), {})
+        self.assertEqual(1, bad)
+        self.assertEqual(('other', 'RUNNING'), rows[1][:2])
+        self.assertIn('FROZEN', rows[1][2])
+        self.assertEqual('running', rows[0][2])
+
+    def test_frozen_reads_the_process_state(self):
+        self.assertFalse(aio_proc.frozen(os.getpid()))
+        self.assertFalse(aio_proc.frozen(2 ** 22 + 1))   # no such process
+        proc = subprocess.Popen(['sleep', '30'])
+        self.addCleanup(proc.wait)
+        self.addCleanup(proc.kill)
+        proc.send_signal(signal.SIGSTOP)
+        for _ in range(100):
+            if aio_proc.frozen(proc.pid):
+                break
+            time.sleep(0.02)
+        self.assertTrue(aio_proc.frozen(proc.pid))
+        proc.send_signal(signal.SIGCONT)
+        for _ in range(100):
+            if not aio_proc.frozen(proc.pid):
+                break
+            time.sleep(0.02)
+        self.assertFalse(aio_proc.frozen(proc.pid))
 
     def test_check_mode_names_a_changed_program_and_touches_nothing(self):
         conf = self.path('nova.conf')

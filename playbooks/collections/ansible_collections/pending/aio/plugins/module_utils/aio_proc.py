@@ -461,6 +461,29 @@ class Supervisor(object):
                 result[words[0]] = words[1]
         return result
 
+    def frozen(self):
+        """The RUNNING programs whose process is stopped by a signal.
+
+        The embedded cloud freezes a nova-compute (SIGSTOP) for the
+        UNKNOWN host_status tests and thaws it (SIGCONT) after them; a run
+        killed in between leaves it frozen, which supervisord still calls
+        RUNNING.
+        """
+        return sorted(name for name, pid in self.pids().items()
+                      if frozen(pid))
+
+    def pids(self):
+        """{program: pid} of the RUNNING programs."""
+        result = {}
+        for line in self.call('status', check=False).splitlines():
+            words = line.replace(',', ' ').split()
+            if len(words) > 3 and words[1] == 'RUNNING' and words[2] == 'pid':
+                try:
+                    result[words[0]] = int(words[3])
+                except ValueError:
+                    pass
+        return result
+
     def start_daemon(self, check=False):
         """Start supervisord unless it runs; True if it was (would be)."""
         if self.running():
@@ -487,6 +510,15 @@ class Supervisor(object):
                  lambda _: AioError('supervisord still running'))
         except AioError:
             pass  # whatever survived is killed by the caller
+
+
+def frozen(pid):
+    """True if process ``pid`` is stopped by a signal (state ``T``)."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0] == 'T'
+    except (OSError, IndexError, ValueError):
+        return False
 
 
 def probe(url=None, port=None, path=None):
@@ -567,6 +599,14 @@ def ensure(sup, programs, state_dir, log_dir, timeout=180, check=False,
                 if line.startswith(p['name'] + ':'):
                     did.add(p['name'])
     states = sup.states()
+    # A program left frozen (SIGSTOP) by an interrupted test run is thawed:
+    # supervisord calls it RUNNING, and nothing else would wake it.
+    names = set(p['name'] for p in programs)
+    for name in sup.frozen():
+        if name in names:
+            if not check:
+                sup.call('signal', 'CONT', name)
+            did.add(name)
     # In waves of equal priority, in the phase's order: a program that is
     # not running starts, one by one (epmd before RabbitMQ, which would
     # otherwise start an epmd of its own); the running ones whose
@@ -712,6 +752,7 @@ def down(sup, aio_dir, netns=(), purge=False):
 def status(sup, checks):
     """``[(program, state, health)]`` and the number of unhealthy ones."""
     rows, bad = [], 0
+    frozen_names = set(sup.frozen())
     for line in sup.call('status', check=False).splitlines():
         words = line.split()
         if len(words) < 2:
@@ -720,6 +761,9 @@ def status(sup, checks):
         check = checks.get(name)
         if state != 'RUNNING':
             health = '-'
+            bad += 1
+        elif name in frozen_names:
+            health = 'FROZEN (stopped by SIGSTOP; `up` thaws it)'
             bad += 1
         elif check:
             ok = probe(check.get('url'), check.get('port'),

@@ -22,6 +22,8 @@ description:
     configuration files changed since it last answered (its fingerprint,
     kept in I(state_dir)); then waits until each answers on its URL or port.
   - A program that dies fails the task at once with its log's tail.
+  - A running program whose process is stopped by a signal (a nova-compute
+    an interrupted test run left frozen) gets SIGCONT, a change.
   - Check mode reports the programs that would start or restart.
 options:
   supervisor:
@@ -51,7 +53,7 @@ options:
 '''
 
 RETURN = r'''
-restarted: {description: Programs started or restarted, type: list,
+restarted: {description: Programs started, restarted or thawed, type: list,
             returned: always}
 '''
 
