@@ -20,11 +20,15 @@ never run it": no packages, no venvs, and empty apt, uv, pip and nova
 sdist caches) and a warm ``up`` that changes nothing, then the RSS of
 every process of the cloud; BENCH_KEEP=DIR keeps what the runs wrote.
 
-``python -m pending_aio bench-suite [REGEX]`` (``tox -e bench-suite``;
-default: every test of the plugin): on the embedded cloud (brought up if
-needed), for the leg it is in: the cloud's own floor measured first
+``python -m pending_aio bench-suite [--leg PLANE] [REGEX]`` (``tox -e
+bench-suite``; default: the leg's tests, every test of the plugin for the
+default cloud's leg): on the embedded cloud (brought up if needed), for
+the default cloud's leg, or with ``--leg`` the leg of a control plane
+(``pending-off``, ``unified-limits``: its workspace, through its
+nova-api, alone on the cloud): the cloud's own floor measured first
 (``bench-floor``, pending_aio/floor.py: time to ACTIVE, to PENDING, to
-delete), then the wall time of ``tempest run`` (class setup included),
+delete; with one client, then with as many at once as the suite has
+workers), then the wall time of ``tempest run`` (class setup included),
 the test outcome counts, the servers the tests boot, bury and delete,
 the ratio of the wall time to the floor of those operations against the
 2x target, and the time per requirement (``bench-report``,
@@ -178,46 +182,68 @@ OUTCOME = r'^ - (Passed|Skipped|Failed|Expected Fail|Unexpected Success):'
 CONCURRENCY = 2
 
 
-def conf_value(name):
-    """``NAME = VALUE`` of the cloud's tempest.conf; None if absent."""
+def conf_value(name, leg=conformance.DEFAULT_LEG):
+    """``NAME = VALUE`` of a leg's tempest.conf; None if absent."""
     found = sh.grep(r'^%s = ' % re.escape(name),
-                    sh.path('tempest', 'etc', 'tempest.conf')) or []
+                    conformance.tempest_conf(leg)) or []
     return found[0].decode().split(' = ', 1)[1].strip() if found else None
 
 
-def measure_floor(work):
+def measure_floor(work, concurrency=1, leg=conformance.DEFAULT_LEG):
     """bench-floor before the suite; the path of its JSON.
 
-    A floor that cannot be measured is said, and the suite still runs
+    ``concurrency``: the clients at once; through the compute endpoint of
+    the leg's tempest.conf (a plane's nova-api for a plane's leg).  A
+    floor that cannot be measured is said, and the suite still runs
     (bench-report prints no ratio without that file).
     """
-    floor = os.path.join(work, 'floor.json')
+    floor = os.path.join(work, 'floor-%d.json' % concurrency)
     rc = sh.pending_aio('bench-floor', '--samples',
                         os.environ.get('BENCH_FLOOR_SAMPLES') or '3',
                         '--pending-microversion',
-                        conf_value('pending_state_microversion') or '2.1',
+                        conf_value('pending_state_microversion', leg)
+                        or '2.1',
+                        '--compute-service-type',
+                        conf_value('catalog_type', leg) or 'compute',
+                        '--concurrency', str(concurrency),
                         '--out', floor, check=False)
     if rc:
-        sh.echo('bench-suite: bench-floor failed (exit %d): no ratio' % rc)
+        sh.echo('bench-suite: bench-floor (%d client(s)) failed (exit %d)'
+                % (concurrency, rc))
     return floor
 
 
-def bench_suite(regex, work):
+def bench_suite(regex, work, plane=''):
+    """The figures of one leg: the default cloud's, or a plane's.
+
+    ``plane``: one of conformance.PLANES, whose leg runs in its own
+    workspace through its own nova-api (as in the full verdict, but alone
+    on the cloud); ``regex``: default the leg's.
+    """
+    spec = dict((leg.plane, leg) for leg in conformance.LEGS)[plane]
+    regex = regex or spec.regex
+    ws = conformance.workspace(spec)
     out = os.path.join(work, 'tempest-run.log')
     sh.aio('up', stdout=subprocess.DEVNULL)
-    leg = sh.pending_aio_output('stage', 'leg', sh.path('claims.yaml'),
-                                check=False) or 'unknown'
+    missing = conformance.unclaimed(spec)
+    if missing:
+        sh.fail('bench-suite', '%s does not claim %s' % (
+            conformance.tempest_conf(spec), ', '.join(missing)))
+    leg = plane or sh.pending_aio_output(
+        'stage', 'leg', sh.path('claims.yaml'), check=False) or 'unknown'
     sh.echo('bench-suite: leg %s, regex %s' % (leg, regex))
-    floor = measure_floor(work)
-    log = sh.path('tempest', 'logs', 'tempest.log')
+    floor = measure_floor(work, leg=spec)
+    together = measure_floor(work, CONCURRENCY, spec)
+    log = os.path.join(ws, 'logs', 'tempest.log')
     start_line = 0
     if os.path.isfile(log):
         with open(log, 'rb') as f:
             start_line = f.read().count(b'\n')
     t0 = time.time()
-    rc = sh.run_to(out, sh.tempest_run_argv('--regex', regex,
+    weights = ['--weights', spec.weights] if spec.weights else []
+    rc = sh.run_to(out, sh.tempest_run_argv('--regex', regex, *weights,
                                             concurrency=CONCURRENCY),
-                   both=True, check=False, cwd=sh.path('tempest'))
+                   both=True, check=False, cwd=ws)
     t1 = time.time()
     try:
         new = sh.read_lines(log)[start_line:]
@@ -231,10 +257,11 @@ def bench_suite(regex, work):
     sh.write_lines(b'bench-suite: ' + line[3:] for line in outcomes)
     if outcomes:
         subunit = os.path.join(work, 'run.subunit')
-        sh.last_run_to(subunit)
+        sh.last_run_to(subunit, ws)
         # Figures, never a verdict: a missed target does not fail the run.
         sh.pending_aio('bench-report', '--subunit', subunit, '--floor',
-                       floor, '--counts', counts, '--leg', leg, '--wall',
+                       floor, '--floor-together', together,
+                       '--counts', counts, '--leg', leg, '--wall',
                        '%.3f' % (t1 - t0), '--start', '%.3f' % t0,
                        '--concurrency', str(CONCURRENCY), check=False)
     if rc or not outcomes:
@@ -245,10 +272,18 @@ def bench_suite(regex, work):
 
 
 def suite_main(argv):
+    """``bench-suite [--leg PLANE] [REGEX]``."""
     sh.setup()
+    argv, plane = list(argv), ''
+    if argv[:1] == ['--leg']:
+        if len(argv) < 2 or argv[1] not in conformance.PLANES:
+            sh.fail('bench-suite', '--leg takes one of: %s (without it: '
+                    "the default cloud's leg)"
+                    % ', '.join(sorted(conformance.PLANES)))
+        plane, argv = argv[1], argv[2:]
     work = tempfile.mkdtemp()
-    regex = (argv[0] if argv else '') or SUITE_REGEX
-    return sh.run_stage(lambda: bench_suite(regex, work), sh.Trap(
+    regex = argv[0] if argv else ''
+    return sh.run_stage(lambda: bench_suite(regex, work, plane), sh.Trap(
         lambda rc: shutil.rmtree(work, ignore_errors=True)))
 
 

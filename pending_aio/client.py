@@ -60,10 +60,14 @@ def harden(requests_session):
     return requests_session
 
 
-def connect(cloud):
-    """openstack.connect(cloud=...), with :func:`harden` on its session."""
+def connect(cloud, **options):
+    """openstack.connect(cloud=..., **options), :func:`harden`-ed.
+
+    ``options``: openstacksdk's configuration overrides (e.g.
+    ``compute_service_type``).
+    """
     import openstack   # only the tools venv has it, not the unit tests
 
-    conn = openstack.connect(cloud=cloud)
+    conn = openstack.connect(cloud=cloud, **options)
     harden(conn.session.session)
     return conn

@@ -93,10 +93,14 @@ def next_run_id():
     return phases.next_run_id(path('tempest', '.stestr'))
 
 
-def last_run_to(subunit):
-    """``stestr last --subunit > SUBUNIT`` in the cloud's workspace."""
+def last_run_to(subunit, ws=None):
+    """``stestr last --subunit > SUBUNIT`` in a workspace of the cloud.
+
+    ``ws``: default nova's own control services', .aio/tempest.
+    """
     return run_to(subunit, [path('venvs', 'tools', 'bin', 'stestr'), 'last',
-                            '--subunit'], check=False, cwd=path('tempest'))
+                            '--subunit'], check=False,
+                  cwd=ws or path('tempest'))
 
 
 def aio_cmd():

@@ -170,8 +170,28 @@ class TestFigures(base.TestCase):
         self.assertIn('not decided in this leg: PEND-01', text)
         self.assertIn('  HS-01      4.0 s  (2 tests)', text)
         self.assertIn('     2.0 s  A', text)
+        self.assertIn('the floor with 2 clients at once was not measured',
+                      text)
         lines = sb.report_lines('l', 27.0, counts, None, 2, [], [], {})
         self.assertIn("the cloud's floor was not measured", '\n'.join(lines))
+
+    def test_the_target_is_judged_on_the_floor_at_the_legs_concurrency(self):
+        counts = sb.Counts(boots=10, buried=4, deletes=10, actions=3)
+        alone = {'active': [2.0], 'pending': [0.5], 'delete': [0.4]}
+        together = {'active': [4.0], 'pending': [1.0], 'delete': [0.8],
+                    'pending_status': 'PENDING', 'concurrency': 2}
+        text = '\n'.join(sb.report_lines('l', 27.0, counts, alone, 2, [],
+                                         [], {}, together))
+        # (6 x 4.0 + 4 x 1.0 + 10 x 0.8) / 2 = 18.0: 1.5x, met
+        self.assertIn("the cloud's floor, 2 clients at once (median of 1",
+                      text)
+        self.assertIn('/ 2 = 18.0 s\nratio 1.50x the floor (target: at most '
+                      '2x: met)', text)
+        # The one-client floor (9.0 s) printed beside it, not judged.
+        self.assertIn('/ 2 = 9.0 s (one-client times', text)
+        self.assertIn('with the one-client floor: ratio 3.00x (the target '
+                      'is judged on the floor above)', text)
+        self.assertEqual(1, text.count('target: at most'))
 
     def test_subunit_tests(self):
         from subunit import v2
@@ -277,6 +297,40 @@ class TestFloor(base.TestCase):
         # The trait, then the flavor, after the last server.
         self.assertEqual([trait, '/flavors/nvh'], deleted[-2:])
         self.assertIn(('POST', '/servers', '2.105'), calls)
+
+    def test_clients_at_once_each_clean_up_and_poll_less_often(self):
+        calls, conns, polls = [], [], []
+
+        def connect(cloud):
+            conns.append(FakeConn(calls))
+            return conns[-1]
+        real_wait = self.floor._wait
+
+        def wait(conn, server_id, mv, done, t0, poll=None):
+            polls.append(poll)
+            return real_wait(conn, server_id, mv, done, t0, poll)
+        self.useFixture(fixtures.MockPatchObject(self.floor, 'POLL', 0.001))
+        self.useFixture(fixtures.MockPatchObject(self.floor, '_wait', wait))
+        got, status = self.floor.measure_together(connect, 2, 2, '2.105')
+        self.assertEqual('PENDING', status)
+        # Two clients, each with its own member and admin connections.
+        self.assertEqual(4, len(conns))
+        self.assertEqual([4, 4, 4], [len(got[k]) for k in
+                                     ('active', 'pending', 'delete')])
+        self.assertEqual([{}] * 4, [c.compute.servers for c in conns])
+        self.assertEqual({0.002}, set(polls))
+
+    def test_a_failing_client_fails_the_floor_after_the_others(self):
+        statuses = iter(['ACTIVE', 'ERROR'])
+        conns = []
+
+        def connect(cloud):
+            if cloud == 'aio-member':
+                conns.append(FakeConn([], status=next(statuses)))
+            return conns[-1]
+        self.assertRaises(SystemExit, self.floor.measure_together, connect,
+                          2, 1, '2.105')
+        self.assertEqual([{}, {}], [c.compute.servers for c in conns])
 
     def test_a_failed_boot_fails_and_cleans_up(self):
         calls = []
