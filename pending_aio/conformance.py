@@ -78,10 +78,11 @@ HS_REGEX = r'^pending_tempest_plugin\.tests\.api\.compute\.test_host_status'
 # parallel phase is CPU-bound on 2 cores, and they doubled its work).
 PENDING_OFF_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
                      r'(test_pending_state\.PendingStateOffTest|'
-                     r'test_cell0_rebuild\.Cell0Rebuild(Microversion)?Test)'
+                     r'test_cell0_rebuild\.Cell0Rebuild(Microversion|Quota)?'
+                     r'Test)'
                      r'\.')
 QUOTA_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
-               r'test_cell0_rebuild\.Cell0RebuildTest\.'
+               r'test_cell0_rebuild\.Cell0RebuildQuotaTest\.'
                r'test_rebuild_quota_recheck')
 
 Leg = collections.namedtuple('Leg', 'plane regex decides weights')

@@ -229,7 +229,8 @@ class TestPluginLegs(StageTestCase):
                          self.printed(self.err))
 
     def test_quota_tests_passed(self):
-        line = 'x.Cell0RebuildTest.test_rebuild_quota_recheck_%d ... ok\n'
+        line = ('x.Cell0RebuildQuotaTest.test_rebuild_quota_recheck_%d ... '
+                'ok\n')
         log = self.write('q.log', ''.join(line % i for i in range(3)))
         plugin_legs.quota_tests_passed('db', log)
         log = self.write('q2.log', line % 1 + 'test_rebuild_quota_recheck_2'
@@ -354,7 +355,7 @@ class TestOtherStages(StageTestCase):
             'precedence': plugin + 'test_host_status_listing.'
                                    'HostStatusListingStoppedComputeTest.'
                                    'test_disabled_and_stopped[id-2,slow]',
-            'quota': plugin + 'test_cell0_rebuild.Cell0RebuildTest.'
+            'quota': plugin + 'test_cell0_rebuild.Cell0RebuildQuotaTest.'
                               'test_rebuild_quota_recheck_ram[id-3]',
             'pending': plugin + 'test_pending_state.PendingStateOffTest.'
                                 'test_option_off_error_at_every_'
