@@ -54,9 +54,9 @@ that ``up`` and how busy the CPUs were.
 """
 
 import collections
+import configparser
 import json
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -182,11 +182,16 @@ OUTCOME = r'^ - (Passed|Skipped|Failed|Expected Fail|Unexpected Success):'
 CONCURRENCY = 2
 
 
-def conf_value(name, leg=conformance.DEFAULT_LEG):
-    """``NAME = VALUE`` of a leg's tempest.conf; None if absent."""
-    found = sh.grep(r'^%s = ' % re.escape(name),
-                    conformance.tempest_conf(leg)) or []
-    return found[0].decode().split(' = ', 1)[1].strip() if found else None
+def conf_value(section, name, leg=conformance.DEFAULT_LEG):
+    """``[SECTION] NAME`` of a leg's tempest.conf; None if absent.
+
+    By section: ``catalog_type`` is [compute]'s and [volume]'s alike.
+    """
+    parser = configparser.RawConfigParser(strict=False)
+    parser.read(conformance.tempest_conf(leg))
+    if parser.has_option(section, name):
+        return parser.get(section, name).strip()
+    return None
 
 
 def measure_floor(work, concurrency=1, leg=conformance.DEFAULT_LEG):
@@ -201,10 +206,12 @@ def measure_floor(work, concurrency=1, leg=conformance.DEFAULT_LEG):
     rc = sh.pending_aio('bench-floor', '--samples',
                         os.environ.get('BENCH_FLOOR_SAMPLES') or '3',
                         '--pending-microversion',
-                        conf_value('pending_state_microversion', leg)
+                        conf_value('nova_conformance',
+                                   'pending_state_microversion', leg)
                         or '2.1',
                         '--compute-service-type',
-                        conf_value('catalog_type', leg) or 'compute',
+                        conf_value('compute', 'catalog_type', leg)
+                        or 'compute',
                         '--concurrency', str(concurrency),
                         '--out', floor, check=False)
     if rc:

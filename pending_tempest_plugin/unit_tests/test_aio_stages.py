@@ -663,6 +663,23 @@ class TestOtherStages(StageTestCase):
                                                     'report.json')))
         self.exits(2, bench.verdicts_main, ['0'])
 
+    def test_bench_reads_the_legs_tempest_conf_by_section(self):
+        # The floor goes through the leg's compute endpoint: [compute]
+        # catalog_type, not [volume]'s, which comes first in the file.
+        for ws, lines in (('tempest', ''), ('tempest-pending-off',
+                                            'catalog_type = compute-po\n')):
+            os.makedirs(os.path.join(self.tmp, ws, 'etc'))
+            with open(os.path.join(self.tmp, ws, 'etc', 'tempest.conf'),
+                      'w') as f:
+                f.write('[volume]\ncatalog_type = block-storage\n'
+                        '[compute]\n%s[nova_conformance]\n'
+                        'pending_state_microversion = 2.105\n' % lines)
+        self.assertIsNone(bench.conf_value('compute', 'catalog_type'))
+        self.assertEqual('compute-po', bench.conf_value(
+            'compute', 'catalog_type', conformance.PENDING_OFF_LEG))
+        self.assertEqual('2.105', bench.conf_value(
+            'nova_conformance', 'pending_state_microversion'))
+
     def test_bench_counts_boots_and_actions(self):
         lines = [b'x 202 POST http://h/compute/v2.1/servers 0.5',
                  b'x 202 POST http://h/v2.1/servers/ab-12/action 0.1',
