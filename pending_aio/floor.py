@@ -15,14 +15,14 @@
 
 ``python -m pending_aio bench-floor [--samples N] [--out JSON]
 [--pending-microversion MV] [--concurrency C] [--compute-service-type
-T]``, with the tools venv's
-python (openstacksdk) and OS_CLIENT_CONFIG_FILE pointing at
-.aio/clouds.yaml; bench-suite runs it before the suite, once with one
-client and once with as many clients as the suite has workers.  Each
-client does one operation at a time, as the member persona (admin for the
-NoValidHost flavor and its trait), N samples each (default 3), each answer
-polled every :data:`POLL` seconds times C (together the C clients poll as
-often as one does), the median of every client's samples kept:
+T]``, with the tools venv's python (openstacksdk) and
+OS_CLIENT_CONFIG_FILE pointing at .aio/clouds.yaml; bench-suite runs it
+before the suite, once with one client and once with as many clients as
+the suite has workers.  Each client does one operation at a time, as the
+member persona (admin for the NoValidHost flavor and its trait), N
+samples each (default 3), each answer polled every :data:`POLL` seconds
+times C (together the C clients poll as often as one does), the median
+of every client's samples kept:
 
 - ``active``: POST /servers (flavor aio.nano, image aio-tiny, network
   aio-member-net) to the first GET that says ACTIVE;
@@ -33,12 +33,15 @@ often as one does), the median of every client's samples kept:
   or ERROR (off): the server buried in cell0;
 - ``delete``: DELETE of an ACTIVE server to the GET that answers 404.
 
-With C clients at once each operation takes what it takes while C of
-them share the cloud: the floor of a leg that runs C tests at once
-(suitebench.py).  Everything it creates is deleted in ``finally`` blocks
-(servers, then the trait, then the flavor): ``check-clean`` passes
-afterwards.  Prints one line per operation; ``--out`` writes ``{"active":
-[s...], "pending": [...], "delete": [...], "pending_status": "PENDING",
+The buried servers of a client stay until its last sample: C x N of them
+at once, plus C ACTIVE ones, must fit the member project's instances
+quota (10 on the embedded cloud: C 2 and N up to 4).  With C clients at
+once each operation takes what it takes while C of them share the cloud:
+the floor of a leg that runs C tests at once (suitebench.py).
+Everything it creates is deleted in ``finally`` blocks (servers, then
+the trait, then the flavor): ``check-clean`` passes afterwards.  Prints
+one line per operation; ``--out`` writes ``{"active": [s...],
+"pending": [...], "delete": [...], "pending_status": "PENDING",
 "concurrency": C}``.
 """
 
@@ -200,18 +203,19 @@ class nvh_flavor(object):
 def measure_together(connect, concurrency, samples, pending_microversion):
     """:func:`measure` by ``concurrency`` clients at once, merged.
 
-    ``connect(cloud)`` gives each client connections of its own.  Each
-    polls ``concurrency`` times less often than one client alone.  The
-    first client error is raised once every client has ended (each has
-    deleted what it created).
+    ``connect(cloud)`` gives each client connections of its own, made
+    (authenticated) before any client starts.  Each polls ``concurrency``
+    times less often than one client alone.  The first client error is
+    raised once every client has ended (each has deleted what it created).
     """
     results, errors = [None] * concurrency, []
+    conns = [(connect('aio-member'), connect('aio-admin'))
+             for _ in range(concurrency)]
 
     def client(i):
         try:
-            results[i] = measure(connect('aio-member'), connect('aio-admin'),
-                                 samples, pending_microversion,
-                                 POLL * concurrency)
+            results[i] = measure(conns[i][0], conns[i][1], samples,
+                                 pending_microversion, POLL * concurrency)
         except BaseException as exc:   # raised below, after the others
             errors.append(exc)
 

@@ -128,7 +128,10 @@ def nova_apis(conf=None):
     (``nova-api-<plane>`` beside its own ``nova-conductor-<plane>``): the
     mutant batches run on the default cloud's workspace, which no plane
     serves, so a mutant of nova-api, nova-conductor or nova-scheduler
-    restarts nova's own programs and the profiles' APIs only.
+    restarts nova's own programs and the profiles' APIs only.  That holds
+    while nothing restarts a plane's nova-api with a mutant applied (it
+    would load the mutant and keep it after the restore): no profile or
+    mutant step changes a plane's programs.
     """
     conf = conf or os.path.join(aio_dir(), 'etc', 'supervisor', 'conf.d',
                                 'services.conf')

@@ -75,7 +75,8 @@ def tempest_run_argv(*args, concurrency=2):
 
     Serial classes first, with one worker, then the others
     (pending_tempest_plugin/runner/phases.py); ``stestr last`` is the whole
-    run.  Run it with ``cwd=path('tempest')``.
+    run.  Run it with the workspace as ``cwd`` (``path('tempest')``, or a
+    plane's).
     """
     return [tools_python(), '-m', 'pending_tempest_plugin.runner.phases',
             '--tempest', path('bin', 'tempest'), '--concurrency',

@@ -258,8 +258,8 @@ def floor_lines(wall, counts, floor, concurrency, together=None):
         lines, low = _floor_of_leg(wall, counts, floor, concurrency,
                                    'one client')
         if together:
-            out += [line + ' (one-client times: two operations at once '
-                    'assumed as fast as one)' if i else line
+            out += [line + ' (one-client times: %d operations at once '
+                    'assumed as fast as one)' % concurrency if i else line
                     for i, line in enumerate(lines)]
             out.append('with the one-client floor: ratio %.2fx (the '
                        'target is judged on the floor above)'
@@ -354,6 +354,12 @@ def report_main(argv=None):
     if args.floor_together and os.path.isfile(args.floor_together):
         with open(args.floor_together) as f:
             together = json.load(f)
+        if together.get('concurrency') != args.concurrency:
+            print('bench-suite: the floor of %s was measured by %s '
+                  'client(s) at once, not %d: not used'
+                  % (args.floor_together, together.get('concurrency'),
+                     args.concurrency))
+            together = None
     with open(args.counts) as f:
         counts = Counts(**json.load(f))
     charged, overhead = attribute(tests, args.start, serial_ids(tests))

@@ -97,11 +97,13 @@ NovaConformanceGroup = [
                help='Command that stops the nova-compute service of one '
                     'host, run on the machine that runs Tempest; {host} is '
                     'replaced by the service host as os-services names it. '
-                    'Examples: "supervisorctl stop nova-compute-{host}" '
-                    '(embedded cloud), "sudo -n systemctl stop '
+                    'The compute only has to stop reporting: freezing it '
+                    'does too.  Examples: "sudo -n systemctl stop '
                     'devstack@n-cpu" (devstack plugin: the Tempest node\'s '
-                    'own compute).  Unset means tests that '
-                    'need a stopped compute (host_status UNKNOWN) skip.'),
+                    'own compute), "supervisorctl signal STOP '
+                    'nova-compute-{host}" (the embedded cloud, which '
+                    'freezes it).  Unset means tests that need a stopped '
+                    'compute (host_status UNKNOWN) skip.'),
     cfg.StrOpt('compute_start_command',
                default=None,
                help='Command that starts the nova-compute service of one '

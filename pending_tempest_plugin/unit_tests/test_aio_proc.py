@@ -315,6 +315,30 @@ class TestPrograms(AioProcTestCase):
         self.assertIn('FROZEN', rows[1][2])
         self.assertEqual('running', rows[0][2])
 
+    def test_a_frozen_program_whose_configuration_changed_restarts(self):
+        # Thawed, and restarted too: a thaw must not stand for the restart
+        # a changed configuration needs (the fingerprint would be recorded
+        # over a process that runs the old one).
+        program = {'name': 'nova-compute-cn1', 'command': 'x'}
+        with open(self.path('fingerprint-nova-compute-cn1'), 'w') as f:
+            f.write('an older configuration')
+        calls = []
+
+        def call(sup, *words, check=True):
+            calls.append(words)
+            if words[0] == 'status':
+                return 'nova-compute-cn1 RUNNING pid 41, uptime 0:01:00\n'
+            return ''
+        with mock.patch.object(aio_proc.Supervisor, 'call', autospec=True,
+                               side_effect=call), \
+                mock.patch.object(aio_proc, 'frozen', autospec=True,
+                                  return_value=True):
+            self.assertEqual(['nova-compute-cn1'], aio_proc.ensure(
+                self.sup(), [program], self.tmp, self.tmp, 5))
+        self.assertEqual([('signal', 'CONT', 'nova-compute-cn1'),
+                          ('restart', 'nova-compute-cn1')],
+                         [c for c in calls if c[0] in ('signal', 'restart')])
+
     def test_frozen_reads_the_process_state(self):
         self.assertFalse(aio_proc.frozen(os.getpid()))
         self.assertFalse(aio_proc.frozen(2 ** 22 + 1))   # no such process

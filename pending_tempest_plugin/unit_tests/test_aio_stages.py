@@ -663,6 +663,24 @@ class TestOtherStages(StageTestCase):
                                                     'report.json')))
         self.exits(2, bench.verdicts_main, ['0'])
 
+    def test_bench_suite_leg_names_a_plane(self):
+        ran = []
+        self.useFixture(fixtures.MockPatchObject(sh, 'setup', lambda: None))
+        self.useFixture(fixtures.MockPatchObject(
+            sh, 'run_stage', lambda func, trap: ran.append(func)))
+        self.useFixture(fixtures.MockPatchObject(
+            bench, 'bench_suite',
+            lambda regex, work, plane='': (regex, plane)))
+        for argv in (['--leg'], ['--leg', 'nope'], ['--leg', '']):
+            self.exits(1, bench.suite_main, argv)
+            self.assertIn('--leg takes one of: pending-off, unified-limits',
+                          self.printed(self.err))
+        self.assertEqual([], ran)
+        bench.suite_main(['--leg', 'pending-off', 'x'])
+        bench.suite_main([])
+        self.assertEqual([('x', 'pending-off'), ('', '')],
+                         [func() for func in ran])
+
     def test_bench_reads_the_legs_tempest_conf_by_section(self):
         # The floor goes through the leg's compute endpoint: [compute]
         # catalog_type, not [volume]'s, which comes first in the file.

@@ -332,6 +332,12 @@ class TestFloor(base.TestCase):
                           2, 1, '2.105')
         self.assertEqual([{}, {}], [c.compute.servers for c in conns])
 
+    def test_concurrency_below_one_is_refused(self):
+        self.useFixture(fixtures.MockPatch('sys.stderr'))
+        exc = self.assertRaises(SystemExit, self.floor.main,
+                                ['--concurrency', '0'])
+        self.assertEqual(2, exc.code)
+
     def test_a_failed_boot_fails_and_cleans_up(self):
         calls = []
         conn = FakeConn(calls, status='ERROR')

@@ -444,8 +444,9 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
     refused); and the quota usage of a server deleted during or after its
     rebuild.  Apart from ``Cell0RebuildTest`` so that the two run on two
     workers (issue 20: one class held 11 of the PENDING-off leg's 13
-    tests, on one worker); each test counts and changes only its own
-    project's quota.
+    tests, on one worker).  The quota each test counts and changes is the
+    class's project's (Tempest's credentials are per class), which its
+    tests use one after another.
     """
 
     @decorators.idempotent_id('6dd64cd6-d46f-449f-9266-198198b5f087')

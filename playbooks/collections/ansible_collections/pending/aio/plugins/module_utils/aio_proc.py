@@ -454,35 +454,28 @@ class Supervisor(object):
 
     def states(self):
         """{program: state} for every program, in one supervisorctl call."""
-        result = {}
-        for line in self.call('status', check=False).splitlines():
-            words = line.split()
-            if len(words) > 1:
-                result[words[0]] = words[1]
-        return result
+        return self.states_and_pids()[0]
 
-    def frozen(self):
-        """The RUNNING programs whose process is stopped by a signal.
+    def states_and_pids(self):
+        """({program: state}, {program: pid} of the RUNNING ones).
 
-        The embedded cloud freezes a nova-compute (SIGSTOP) for the
-        UNKNOWN host_status tests and thaws it (SIGCONT) after them; a run
-        killed in between leaves it frozen, which supervisord still calls
-        RUNNING.
+        One ``supervisorctl status``.  The pids tell a frozen program
+        (:func:`frozen`): the embedded cloud freezes a nova-compute
+        (SIGSTOP) for the UNKNOWN host_status tests and thaws it (SIGCONT)
+        after them; a run killed in between leaves it frozen, which
+        supervisord still calls RUNNING.
         """
-        return sorted(name for name, pid in self.pids().items()
-                      if frozen(pid))
-
-    def pids(self):
-        """{program: pid} of the RUNNING programs."""
-        result = {}
+        states, pids = {}, {}
         for line in self.call('status', check=False).splitlines():
             words = line.replace(',', ' ').split()
+            if len(words) > 1:
+                states[words[0]] = words[1]
             if len(words) > 3 and words[1] == 'RUNNING' and words[2] == 'pid':
                 try:
-                    result[words[0]] = int(words[3])
+                    pids[words[0]] = int(words[3])
                 except ValueError:
                     pass
-        return result
+        return states, pids
 
     def start_daemon(self, check=False):
         """Start supervisord unless it runs; True if it was (would be)."""
@@ -598,15 +591,17 @@ def ensure(sup, programs, state_dir, log_dir, timeout=180, check=False,
             for p in programs:
                 if line.startswith(p['name'] + ':'):
                     did.add(p['name'])
-    states = sup.states()
+    states, pids = sup.states_and_pids()
     # A program left frozen (SIGSTOP) by an interrupted test run is thawed:
-    # supervisord calls it RUNNING, and nothing else would wake it.
+    # supervisord calls it RUNNING, and nothing else would wake it.  A
+    # thaw does not stand for a restart: a thawed program whose
+    # configuration changed restarts below too.
     names = set(p['name'] for p in programs)
-    for name in sup.frozen():
-        if name in names:
-            if not check:
-                sup.call('signal', 'CONT', name)
-            did.add(name)
+    thawed = set(name for name, pid in pids.items()
+                 if name in names and frozen(pid))
+    for name in sorted(thawed):
+        if not check:
+            sup.call('signal', 'CONT', name)
     # In waves of equal priority, in the phase's order: a program that is
     # not running starts, one by one (epmd before RabbitMQ, which would
     # otherwise start an epmd of its own); the running ones whose
@@ -634,6 +629,7 @@ def ensure(sup, programs, state_dir, log_dir, timeout=180, check=False,
                 did.add(name)
         if not check:
             sup.call_each('restart', restart)
+    did |= thawed
     if check:
         return sorted(did)
 
@@ -752,17 +748,13 @@ def down(sup, aio_dir, netns=(), purge=False):
 def status(sup, checks):
     """``[(program, state, health)]`` and the number of unhealthy ones."""
     rows, bad = [], 0
-    frozen_names = set(sup.frozen())
-    for line in sup.call('status', check=False).splitlines():
-        words = line.split()
-        if len(words) < 2:
-            continue
-        name, state = words[0], words[1]
+    states, pids = sup.states_and_pids()
+    for name, state in states.items():
         check = checks.get(name)
         if state != 'RUNNING':
             health = '-'
             bad += 1
-        elif name in frozen_names:
+        elif name in pids and frozen(pids[name]):
             health = 'FROZEN (stopped by SIGSTOP; `up` thaws it)'
             bad += 1
         elif check:
