@@ -40,6 +40,7 @@ Needs admin clients (flavors, placement).
 
 import re
 
+from oslo_concurrency import lockutils
 from oslo_log import log as logging
 from tempest import config
 from tempest.lib.common.utils import data_utils
@@ -54,8 +55,12 @@ LOG = logging.getLogger(__name__)
 # Placement answers 409 when the generation we sent is stale (nova's
 # resource tracker updates providers concurrently): re-read and try again.
 GENERATION_RETRIES = 5
-# Part of placement's message for a concurrent update of a provider (500).
-CONCURRENT_UPDATE = 'concurrently updated the resource provider'
+# Placement's 500s for a concurrent update of a provider: its own message
+# (two writers passed the generation check together), and the database's
+# deadlock on the generation's UPDATE, which MariaDB / MySQL ask to retry
+# ("try restarting transaction").
+CONCURRENT_UPDATE = ('concurrently updated the resource provider',
+                     'Deadlock found when trying to get lock')
 
 
 def _resource_name():
@@ -211,7 +216,20 @@ class NoValidHostTrigger(object):
         return sorted(body['traits']), body['resource_provider_generation']
 
     def _put_traits(self, provider_uuid, add=(), remove=()):
-        """Add / remove traits, re-reading the provider on a conflict."""
+        """Add / remove traits, re-reading the provider on a conflict.
+
+        The plugin's writers of one provider's traits take turns (a lock
+        per provider in ``[oslo_concurrency] lock_path``, which the test
+        workers share): placement and its database fail two concurrent
+        writes with a 500 rather than a 409.  nova-compute's own writes
+        are not in the lock; a conflict with them is retried.
+        """
+        lock_path = CONF.oslo_concurrency.lock_path
+        with lockutils.lock('pending-provider-traits-%s' % provider_uuid,
+                            external=bool(lock_path), lock_path=lock_path):
+            self._put_traits_locked(provider_uuid, add, remove)
+
+    def _put_traits_locked(self, provider_uuid, add, remove):
         with microversions.placement():
             for attempt in range(1, GENERATION_RETRIES + 1):
                 current, generation = self._read_traits(provider_uuid)
@@ -231,8 +249,10 @@ class NoValidHostTrigger(object):
                     # Two writers passing the generation check together:
                     # placement answers 500 ResourceProviderConcurrent-
                     # UpdateDetected ("Another thread concurrently updated
-                    # the resource provider data. Please retry").
-                    if CONCURRENT_UPDATE not in str(exc):
+                    # the resource provider data. Please retry"), or its
+                    # database deadlocks on the generation's UPDATE.
+                    if not any(text in str(exc)
+                               for text in CONCURRENT_UPDATE):
                         raise
                     LOG.info('Concurrent update of provider %s (attempt '
                              '%d); retrying', provider_uuid, attempt)

@@ -14,6 +14,8 @@
 """The reversible NoValidHost trigger against fake Tempest clients."""
 
 import re
+import threading
+import time
 from unittest import mock
 
 import fixtures
@@ -82,6 +84,7 @@ class FakePlacement(object):
         self.generation = {RP: 7}
         self.bump_before_update = 0   # concurrent writers to simulate
         self.concurrent_500 = 0       # placement 500 concurrent updates
+        self.deadlock_500 = 0         # its database's deadlock (500)
         self.microversions = []
         self.existing = {'CUSTOM_SOMEONE_ELSE'}
         self.created, self.deleted = [], []
@@ -128,6 +131,12 @@ class FakePlacement(object):
     def update_resource_provider_traits(self, rp, traits,
                                         resource_provider_generation):
         self._seen()
+        if self.deadlock_500:
+            self.deadlock_500 -= 1
+            raise lib_exc.ServerFault(
+                "(pymysql.err.OperationalError) (1213, 'Deadlock found when "
+                "trying to get lock; try restarting transaction') [SQL: "
+                "UPDATE resource_providers SET generation=...]")
         if self.concurrent_500:
             self.concurrent_500 -= 1
             raise lib_exc.ServerFault(
@@ -151,6 +160,8 @@ class TestNoValidHostTrigger(base.BaseTestCase):
             fixtures.MockPatchObject(novalidhost, 'CONF')).mock
         conf.resource_name_prefix = 'tempest'
         conf.compute.flavor_ref = '42'
+        conf.oslo_concurrency.lock_path = self.useFixture(
+            fixtures.TempDir()).path
         self.test = fakes.CleanupRecorder()
         self.events = []
         self.fake_flavors = FakeFlavors(self.events)
@@ -245,6 +256,40 @@ class TestNoValidHostTrigger(base.BaseTestCase):
         self.placement.concurrent_500 = 2
         self.test.run_cleanups()
         self.assertEqual(before, self.placement.traits[RP])
+
+    def test_database_deadlock_500_is_retried(self):
+        # Seen in a verdict: placement's database deadlocked on the
+        # generation's UPDATE of two concurrent trait writes (500).
+        self.trigger.create_flavor('project-1')
+        self.placement.deadlock_500 = 2
+        self.trigger.add_capacity(RP)
+        self.assertIn(self.trigger.trait, self.placement.traits[RP])
+
+    def test_writers_of_one_provider_take_turns(self):
+        # The lock is in lock_path: the test workers (processes) share it.
+        inside, overlaps = [], []
+        real = self.trigger._put_traits_locked
+
+        def put(*args):
+            if inside:
+                overlaps.append(args)
+            inside.append(1)
+            time.sleep(0.05)
+            real(*args)
+            inside.pop()
+        self.trigger.create_flavor('project-1')
+        self.useFixture(fixtures.MockPatchObject(
+            self.trigger, '_put_traits_locked', put))
+        threads = [threading.Thread(target=self.trigger._put_traits,
+                                    args=(RP,), kwargs={'add': [t]})
+                   for t in ('CUSTOM_A', 'CUSTOM_B')]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual([], overlaps)
+        self.assertEqual(set(), {'CUSTOM_A', 'CUSTOM_B'} - set(
+            self.placement.traits[RP]))
 
     def test_other_server_fault_is_not_retried(self):
         self.trigger.create_flavor('project-1')
