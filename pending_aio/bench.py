@@ -177,7 +177,6 @@ def aio_main(argv):
         lambda rc: shutil.rmtree(out, ignore_errors=True)))
 
 
-SUITE_REGEX = conformance.SUITE_REGEX
 OUTCOME = r'^ - (Passed|Skipped|Failed|Expected Fail|Unexpected Success):'
 CONCURRENCY = 2
 
@@ -229,13 +228,9 @@ def bench_suite(regex, work, plane=''):
     """
     spec = dict((leg.plane, leg) for leg in conformance.LEGS)[plane]
     regex = regex or spec.regex
-    ws = conformance.workspace(spec)
     out = os.path.join(work, 'tempest-run.log')
     sh.aio('up', stdout=subprocess.DEVNULL)
-    missing = conformance.unclaimed(spec)
-    if missing:
-        sh.fail('bench-suite', '%s does not claim %s' % (
-            conformance.tempest_conf(spec), ', '.join(missing)))
+    ws = conformance.checked_workspace(spec, 'bench-suite')
     leg = plane or sh.pending_aio_output(
         'stage', 'leg', sh.path('claims.yaml'), check=False) or 'unknown'
     sh.echo('bench-suite: leg %s, regex %s' % (leg, regex))

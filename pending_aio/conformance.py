@@ -222,6 +222,18 @@ def unclaimed(leg, full=False):
     return [pattern for pattern in patterns if sh.grep_q(pattern, conf)]
 
 
+def checked_workspace(leg, stage, full=False):
+    """A leg's workspace; STAGE fails when its claims lack a leg's own.
+
+    ``full`` as :func:`unclaimed`'s.
+    """
+    missing = unclaimed(leg, full)
+    if missing:
+        sh.fail(stage, '%s does not claim %s' % (
+            tempest_conf(leg), ', '.join(missing)))
+    return workspace(leg)
+
+
 def leg_args(leg):
     """A leg's regex and class weights, as ``run`` arguments.
 

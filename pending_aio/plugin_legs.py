@@ -160,11 +160,7 @@ def tee_plugin(log, *args, **kwargs):
 
 def plane_workspace(leg):
     """The workspace of a leg's control plane, its claims checked."""
-    missing = conformance.unclaimed(leg, full=True)
-    if missing:
-        sh.fail('functional', '%s does not claim %s' % (
-            conformance.tempest_conf(leg), ', '.join(missing)))
-    return conformance.workspace(leg)
+    return conformance.checked_workspace(leg, 'functional', full=True)
 
 
 def report(name, ws=None):

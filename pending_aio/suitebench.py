@@ -221,7 +221,7 @@ def ratio_line(wall, floor, target=TARGET):
             % (ratio, target, 'met' if ratio <= target else 'missed'))
 
 
-def _floor_of_leg(wall, counts, floor, concurrency, what):
+def _floor_of_leg(counts, floor, concurrency, what):
     """Two lines: the floor's medians, the leg's floor; and that floor."""
     med = {op: median(floor[op]) for op in ('active', 'pending', 'delete')}
     active = max(0, counts.boots - counts.buried) + counts.rebuilt
@@ -251,11 +251,11 @@ def floor_lines(wall, counts, floor, concurrency, together=None):
                 'no ratio']
     out = []
     if together:
-        lines, low = _floor_of_leg(wall, counts, together, concurrency,
+        lines, low = _floor_of_leg(counts, together, concurrency,
                                    '%d clients at once' % concurrency)
         out += lines + [ratio_line(wall, low)]
     if floor:
-        lines, low = _floor_of_leg(wall, counts, floor, concurrency,
+        lines, low = _floor_of_leg(counts, floor, concurrency,
                                    'one client')
         if together:
             out += [line + ' (one-client times: %d operations at once '
