@@ -24,8 +24,8 @@ every process of the cloud; BENCH_KEEP=DIR keeps what the runs wrote.
 bench-suite``; default: the leg's tests, every test of the plugin for the
 default cloud's leg): on the embedded cloud (brought up if needed), for
 the default cloud's leg, or with ``--leg`` the leg of a control plane
-(``pending-off``, ``unified-limits``: its workspace, through its
-nova-api, alone on the cloud): the cloud's own floor measured first
+(``pending-off``: its workspace, through its nova-api, alone on the
+cloud): the cloud's own floor measured first
 (``bench-floor``, pending_aio/floor.py: time to ACTIVE, to PENDING, to
 delete; with one client, then with as many at once as the suite has
 workers), then the wall time of ``tempest run`` (class setup included),
@@ -222,9 +222,9 @@ def measure_floor(work, concurrency=1, leg=conformance.DEFAULT_LEG):
 def bench_suite(regex, work, plane=''):
     """The figures of one leg: the default cloud's, or a plane's.
 
-    ``plane``: one of conformance.PLANES, whose leg runs in its own
-    workspace through its own nova-api (as in the full verdict, but alone
-    on the cloud); ``regex``: default the leg's.
+    ``plane``: the plane of one of conformance.LEGS, whose leg runs in
+    its own workspace through its own nova-api (as in the full verdict,
+    but alone on the cloud); ``regex``: default the leg's.
     """
     spec = dict((leg.plane, leg) for leg in conformance.LEGS)[plane]
     regex = regex or spec.regex
@@ -277,11 +277,11 @@ def suite_main(argv):
     """``bench-suite [--leg PLANE] [REGEX]``."""
     sh.setup()
     argv, plane = list(argv), ''
+    planes = sorted(leg.plane for leg in conformance.LEGS if leg.plane)
     if argv[:1] == ['--leg']:
-        if len(argv) < 2 or argv[1] not in conformance.PLANES:
+        if len(argv) < 2 or argv[1] not in planes:
             sh.fail('bench-suite', '--leg takes one of: %s (without it: '
-                    "the default cloud's leg)"
-                    % ', '.join(sorted(conformance.PLANES)))
+                    "the default cloud's leg)" % ', '.join(planes))
         plane, argv = argv[1], argv[2:]
     work = tempfile.mkdtemp()
     regex = argv[0] if argv else ''

@@ -81,9 +81,6 @@ PENDING_OFF_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
                      r'test_cell0_rebuild\.Cell0Rebuild(Microversion|Quota)?'
                      r'Test)'
                      r'\.')
-QUOTA_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
-               r'test_cell0_rebuild\.Cell0RebuildQuotaTest\.'
-               r'test_rebuild_quota_recheck')
 
 Leg = collections.namedtuple('Leg', 'plane regex decides weights')
 # ``plane``: the nova control plane the leg's requests go through: '' for
@@ -94,34 +91,37 @@ Leg = collections.namedtuple('Leg', 'plane regex decides weights')
 # or None for the suite's own: a partial leg skips classes, and the
 # suite's weights would split it unevenly.
 
-# The legs of the full verdict, in the order their reports merge.  Three
-# configurations are the fewest that show the three quota counting modes
-# (use_pending_state off rides with one of them: the settings are
-# independent options of the control services).  Each is a control plane
-# the embedded cloud always runs (group_vars aio_nova_planes: a nova-api,
-# nova-conductor and nova-scheduler of its own on a RabbitMQ vhost of its
-# own, the same databases, placement and computes), so no leg switches
-# the cloud: one `up`, then the default leg's run, and once its serial
-# phase has ended (no compute stopped any more) the other legs' runs
-# beside its parallel phase (issue 20).  The three host_status policy
-# profiles need no leg either: the default cloud serves each from a
-# nova-api of its own (aio_host_status_profile_apis, claimed as
-# [nova_conformance] host_status_profile_services), and each host_status
-# test checks them all in one pass over each host state.
+# The legs of the full verdict, in the order their reports merge: two
+# configurations, the fewest that show use_pending_state on and off.  Each
+# is a control plane the embedded cloud always runs (group_vars
+# aio_nova_planes: a nova-api, nova-conductor and nova-scheduler of its
+# own on a RabbitMQ vhost of its own, the same databases, placement and
+# computes), so no leg switches the cloud: one `up`, then the default
+# leg's run, and once its serial phase has ended (no compute stopped any
+# more) the other leg's run beside its parallel phase (issue 20).  The
+# three host_status policy profiles need no leg: the default cloud serves
+# each from a nova-api of its own (aio_host_status_profile_apis, claimed
+# as [nova_conformance] host_status_profile_services), and each
+# host_status test checks them all in one pass over each host state.  Nor
+# do the three quota counting modes: the PENDING-off plane counts in
+# placement, and the default cloud claims the plane unified-limits
+# (PENDING on, like nova's own) as [nova_conformance]
+# quota_counting_services, whose quota recheck tests check the database
+# mode and then unified limits through that plane's nova-api.  (Until
+# 2026-11-27 unified limits had a leg of its own: three tests in one class,
+# with a Tempest start and class setup of their own, 3.0-3.6x its floor.)
 DEFAULT_LEG = Leg(
     '', SUITE_REGEX, 'every requirement the default cloud shows '
     '(PENDING on; host_status under admin_only, admin_or_owner and '
-    'unknown_only; quota counted in the database)', None)
+    'unknown_only; the quota recheck counted in the database and with '
+    'unified limits)', None)
 PENDING_OFF_LEG = Leg(
     'pending-off', PENDING_OFF_REGEX,
     'PEND-01 (use_pending_state off); the cell0 rebuild of servers buried '
     'in ERROR, its quota recheck counted in placement',
     pending_aio.data_file('class-weights-pending-off.yaml'))
-UNIFIED_LIMITS_LEG = Leg(
-    'unified-limits', QUOTA_REGEX,
-    'the quota recheck under unified limits', None)
-# The functional stage's partial legs are these two (plugin_legs).
-LEGS = (DEFAULT_LEG, PENDING_OFF_LEG, UNIFIED_LIMITS_LEG)
+# The functional stage's partial leg is this one (plugin_legs).
+LEGS = (DEFAULT_LEG, PENDING_OFF_LEG)
 # Each plane's options as the `up` variables that would give nova's own
 # control services the same (group_vars aio_nova_planes; a unit test ties
 # the two).
@@ -160,16 +160,7 @@ def claimed(variables, plane=''):
     workspace of that plane: its options (:data:`PLANES`) over
     ``variables``, its compute endpoint, and no other profile's.
     """
-    values = dict((name, default)
-                  for name, (_, default) in CLAIMED_BY.items())
-    for item in (variables + ' ' + (PLANES[plane] if plane else '')).split():
-        name, _, value = item.partition('=')
-        if name not in CLAIMED_BY:
-            raise ValueError('%s: no tempest.conf option is known to show '
-                             'it' % name)
-        if CLAIMED_BY[name][1] in _BOOLEANS:
-            value = _BOOLEANS.get(value.lower(), value)
-        values[name] = value
+    values = _values(variables + ' ' + (PLANES[plane] if plane else ''))
     lines = [r'^%s = %s$' % (CLAIMED_BY[name][0], re.escape(values[name]))
              for name in sorted(CLAIMED_BY)]
     if plane:
@@ -181,7 +172,46 @@ def claimed(variables, plane=''):
     if services:
         lines.append(r'^host_status_profile_services = %s$'
                      % re.escape(services))
+    # The other quota counting modes' endpoints: without them the default
+    # leg would decide RB-11 under unified limits nowhere.
+    services = quota_services(values)
+    if services:
+        lines.append(r'^quota_counting_services = %s$' % re.escape(services))
     return lines
+
+
+def _values(variables):
+    """{variable: value} of CLAIMED_BY after ``variables`` (name=value)."""
+    values = dict((name, default)
+                  for name, (_, default) in CLAIMED_BY.items())
+    for item in variables.split():
+        name, _, value = item.partition('=')
+        if name not in CLAIMED_BY:
+            raise ValueError('%s: no tempest.conf option is known to show '
+                             'it' % name)
+        if CLAIMED_BY[name][1] in _BOOLEANS:
+            value = _BOOLEANS.get(value.lower(), value)
+        values[name] = value
+    return values
+
+
+def quota_services(values):
+    """The seed's quota_counting_services for a cloud of ``values``.
+
+    The planes that differ from nova's own control services (``values``,
+    :func:`_values`) in their quota counting alone, one per mode, sorted
+    by mode (roles/aio_seed defaults).
+    """
+    pending = values['aio_use_pending_state']
+    found = {values['aio_quota_counting']: None}
+    for plane in sorted(PLANES, key=lambda p: _values(PLANES[p])[
+            'aio_quota_counting']):
+        mine = _values(PLANES[plane])
+        mode = mine['aio_quota_counting']
+        if mode not in found and mine['aio_use_pending_state'] == pending:
+            found[mode] = 'compute-' + plane
+    return ','.join('%s:%s' % (mode, service)
+                    for mode, service in sorted(found.items()) if service)
 
 
 def profile_services(profile):

@@ -35,6 +35,8 @@ nova_conformance_group = cfg.OptGroup(
 # conformance/policy_profiles.yaml, which also holds the policy rules the
 # embedded cloud and the devstack plugin write for each.
 POLICY_PROFILES = policy_profiles.NAMES
+# How nova may count quota usage ([nova_conformance] quota_counting).
+QUOTA_COUNTING_MODES = ('db', 'placement', 'unified_limits')
 
 NovaConformanceGroup = [
     cfg.BoolOpt('pending_state_enabled',
@@ -166,6 +168,20 @@ NovaConformanceGroup = [
                help='How the cloud counts quota usage; the expected outcome '
                     'of the quota recheck of a cell0 rebuild depends on '
                     'it.'),
+    cfg.DictOpt('quota_counting_services',
+                default={},
+                help='MODE:SERVICE_TYPE pairs: more compute endpoints of '
+                     'this same cloud (same databases, computes and '
+                     'servers, same use_pending_state and microversions), '
+                     'each a nova-api whose control services count quota '
+                     'in another mode (db, placement or unified_limits), '
+                     'found in the catalog under SERVICE_TYPE (e.g. '
+                     '"unified_limits:compute-unified-limits").  Each quota '
+                     'recheck test of the cell0 rebuild then checks the '
+                     'cloud\'s own mode, then every mode listed here, one '
+                     'after another.  Empty (the default): quota_counting '
+                     'alone.  A mode appears once: not quota_counting '
+                     'again.'),
     cfg.StrOpt('build_failure_metadata',
                help='KEY=VALUE server metadata that makes the build of the '
                     'server fail on every compute host of the cloud (a '

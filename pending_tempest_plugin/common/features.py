@@ -48,37 +48,54 @@ def config_problems(group=None):
                         'set together: a stopped compute must be started '
                         'again')
     problems.extend(profile_service_problems(group))
+    problems.extend(quota_service_problems(group))
     return problems
+
+
+def _service_problems(option, services, names, own_option, own):
+    """What is wrong with a NAME:SERVICE_TYPE option, as sentences.
+
+    ``names``: the names it may key (``own``, the value of
+    ``own_option``, excluded).
+    """
+    problems = []
+    for name in sorted(services):
+        if name not in names:
+            problems.append('%s names %r, not one of %s' % (
+                option, name, ', '.join(names)))
+        elif name == own:
+            problems.append('%s names %s, the value of %s: list only the '
+                            'others' % (option, name, own_option))
+        if not (services[name] or '').strip():
+            problems.append('%s: %s has no service type' % (option, name))
+        elif services[name].strip() == 'compute':
+            problems.append('%s: %s names the service type compute, the '
+                            'cloud\'s own endpoint: name its own '
+                            'nova-api\'s' % (option, name))
+    types = [t for t in services.values() if t]
+    if len(set(types)) != len(types):
+        problems.append('%s gives one service type to several: %s' % (
+            option, ', '.join('%s:%s' % kv for kv in sorted(
+                services.items()))))
+    return problems
+
+
+def quota_service_problems(group):
+    """What is wrong with quota_counting_services, as sentences."""
+    return _service_problems(
+        'quota_counting_services',
+        getattr(group, 'quota_counting_services', None) or {},
+        project_config.QUOTA_COUNTING_MODES, 'quota_counting',
+        group.quota_counting)
 
 
 def profile_service_problems(group):
     """What is wrong with host_status_profile_services, as sentences."""
-    services = getattr(group, 'host_status_profile_services', None) or {}
-    problems = []
-    for profile in sorted(services):
-        if profile not in project_config.POLICY_PROFILES:
-            problems.append(
-                'host_status_profile_services names %r, not a host_status '
-                'policy profile (%s)' % (
-                    profile, ', '.join(project_config.POLICY_PROFILES)))
-        elif profile == group.host_status_policy_profile:
-            problems.append(
-                'host_status_profile_services names %s, the profile of '
-                'host_status_policy_profile: list only the other profiles'
-                % profile)
-        if not (services[profile] or '').strip():
-            problems.append('host_status_profile_services: profile %s has '
-                            'no service type' % profile)
-        elif services[profile].strip() == 'compute':
-            problems.append('host_status_profile_services: profile %s names '
-                            'the service type compute, the cloud\'s own '
-                            'endpoint: name its own nova-api\'s' % profile)
-    types = [t for t in services.values() if t]
-    if len(set(types)) != len(types):
-        problems.append('host_status_profile_services gives one service '
-                        'type to several profiles: %s' % ', '.join(
-                            '%s:%s' % kv for kv in sorted(services.items())))
-    return problems
+    return _service_problems(
+        'host_status_profile_services',
+        getattr(group, 'host_status_profile_services', None) or {},
+        tuple(project_config.POLICY_PROFILES), 'host_status_policy_profile',
+        group.host_status_policy_profile)
 
 
 def host_status_profiles(group=None):
@@ -92,6 +109,19 @@ def host_status_profiles(group=None):
     services = getattr(group, 'host_status_profile_services', None) or {}
     return [(group.host_status_policy_profile, None)] + sorted(
         services.items())
+
+
+def quota_countings(group=None):
+    """[(mode, catalog service type or None)]: the modes to check.
+
+    The cloud's own quota counting first (None: the compute endpoint of
+    ``[compute] catalog_type``), then each of ``quota_counting_services``
+    in name order.
+    """
+    group = group or _group()
+    _check(group)
+    services = getattr(group, 'quota_counting_services', None) or {}
+    return [(group.quota_counting, None)] + sorted(services.items())
 
 
 def _check(group):

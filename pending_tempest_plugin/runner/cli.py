@@ -177,12 +177,14 @@ def cmd_init(args):
             created = _create(conn, prefix)
             found = discovery.discover(
                 conn, image=created[0]['id'], flavor=created[1]['id'],
-                profile_services=claims['host_status_profile_services'])
+                profile_services=claims['host_status_profile_services'],
+                quota_services=claims['quota_counting_services'])
             found['flavors'] = [created[1]['id'], created[2]['id']]
         else:
             found = discovery.discover(
                 conn, image=args.image, flavor=args.flavor,
-                profile_services=claims['host_status_profile_services'])
+                profile_services=claims['host_status_profile_services'],
+                quota_services=claims['quota_counting_services'])
     except discovery.DiscoveryError as e:
         raise UsageError('cloud %r: %s' % (args.os_cloud, e))
     finally:

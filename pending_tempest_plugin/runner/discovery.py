@@ -152,31 +152,38 @@ def _pick_flavors(conn, wanted):
         lambda f: (f.ram, f.vcpus, f.disk, f.name), wanted)
 
 
-def missing_compute_services(catalog, region, services):
+def missing_compute_services(catalog, region, services, what='profile'):
     """The claimed compute service types the catalogue has no endpoint of.
 
-    ``services``: host_status_profile_services (profile -> service type).
+    ``services``: host_status_profile_services (profile -> service type)
+    or quota_counting_services (mode -> service type), ``what`` naming
+    the key.
     """
-    return ['%s (profile %s)' % (stype, profile)
-            for profile, stype in sorted((services or {}).items())
+    return ['%s (%s %s)' % (stype, what, name)
+            for name, stype in sorted((services or {}).items())
             if _endpoint(catalog, (stype,), region) == (None, None)]
 
 
-def discover(conn, image=None, flavor=None, profile_services=None):
+def discover(conn, image=None, flavor=None, profile_services=None,
+             quota_services=None):
     """Everything init writes into tempest.conf, as a plain dict.
 
-    ``profile_services``: the claimed host_status_profile_services, whose
+    ``profile_services``, ``quota_services``: the claimed
+    host_status_profile_services and quota_counting_services, whose
     endpoints the catalogue must have (DiscoveryError otherwise).
     """
     access, catalog = _catalogue(conn)
     region = conn.config.get_region_name() or None
-    missing = missing_compute_services(catalog, region, profile_services)
-    if missing:
-        raise DiscoveryError(
-            'the claims name compute endpoints the catalogue has no '
-            'endpoint of%s: host_status_profile_services %s' % (
-                ' in region %s' % region if region else '',
-                ', '.join(missing)))
+    for option, services, what in (
+            ('host_status_profile_services', profile_services, 'profile'),
+            ('quota_counting_services', quota_services, 'mode')):
+        missing = missing_compute_services(catalog, region, services, what)
+        if missing:
+            raise DiscoveryError(
+                'the claims name compute endpoints the catalogue has no '
+                'endpoint of%s: %s %s' % (
+                    ' in region %s' % region if region else '', option,
+                    ', '.join(missing)))
     auth = conn.config.get_auth_args()
     found = {
         'cloud_id': cloud_identity(catalog, auth.get('auth_url')),

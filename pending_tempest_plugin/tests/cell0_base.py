@@ -117,11 +117,13 @@ class Cell0Test(base.ConformanceTest):
         return trigger
 
     def boot(self, flavor_id, version=None, networks=None, image=None,
-             **kwargs):
+             client=None, **kwargs):
         """Boot as the owner (deleted at cleanup); return the response.
 
         :param networks: default: the class network, or "none" without a
                          network service.
+        :param client: the owner's servers client (default: the cloud's
+                       compute endpoint).
         """
         if networks is None:
             networks = ([{'uuid': self.network['id']}] if self.network
@@ -129,7 +131,8 @@ class Cell0Test(base.ConformanceTest):
         if image:
             kwargs['imageRef'] = image
         return self.create_server(
-            client=self.owner_servers, flavor=flavor_id, wait_for=None,
+            client=client or self.owner_servers, flavor=flavor_id,
+            wait_for=None,
             cleanup=self, version=version, networks=networks, **kwargs)
 
     def wait_status(self, server_id, status):
@@ -213,9 +216,13 @@ class Cell0Test(base.ConformanceTest):
                          'Rebuilt server %s: expected host_status UP, got '
                          '%r' % (server_id, body.get('host_status')))
 
-    def usage(self, resource, project_id=None):
-        """(limit, in_use) of a compute quota resource of the owner."""
-        quota = self.admin_quotas.show_quota_set(
+    def usage(self, resource, project_id=None, quotas=None):
+        """(limit, in_use) of a compute quota resource of the owner.
+
+        :param quotas: the admin's quota sets client (default: the cloud's
+                       compute endpoint).
+        """
+        quota = (quotas or self.admin_quotas).show_quota_set(
             project_id or self.owner_project_id, detail=True)['quota_set']
         return quota[resource]['limit'], quota[resource]['in_use']
 
@@ -223,27 +230,29 @@ class Cell0Test(base.ConformanceTest):
     UNIFIED_LIMITS = {'instances': 'servers', 'cores': 'class:VCPU',
                       'ram': 'class:MEMORY_MB'}
 
-    def set_quota(self, **limits):
+    def set_quota(self, mode=None, quotas=None, **limits):
         """Change the owner's quota; return the function that restores it.
 
         The restore also runs at cleanup (once: calling it first makes the
-        cleanup a no-op).  Where the cloud counts with unified limits
-        (``[nova_conformance] quota_counting``), the limits live in
-        Keystone: each becomes a project limit of the compute service,
-        deleted by the restore.  Otherwise nova's quota set is updated
-        (forced) and put back.
+        cleanup a no-op).  Where the quota is counted with unified limits
+        (``mode``, default ``[nova_conformance] quota_counting``), the
+        limits live in Keystone: each becomes a project limit of the
+        compute service, deleted by the restore.  Otherwise nova's quota
+        set is updated (forced) and put back, through ``quotas`` (the
+        admin's quota sets client; default: the cloud's compute endpoint).
         """
-        if CONF.nova_conformance.quota_counting == 'unified_limits':
+        quotas = quotas or self.admin_quotas
+        if (mode or CONF.nova_conformance.quota_counting) == 'unified_limits':
             undo = self._set_project_limits(limits)
         else:
-            original = self.admin_quotas.show_quota_set(
+            original = quotas.show_quota_set(
                 self.owner_project_id)['quota_set']
             restore = dict((key, original[key]) for key in limits)
-            self.admin_quotas.update_quota_set(
+            quotas.update_quota_set(
                 self.owner_project_id, force=True, **limits)
 
             def undo():
-                self.admin_quotas.update_quota_set(
+                quotas.update_quota_set(
                     self.owner_project_id, force=True, **restore)
         done = []
 

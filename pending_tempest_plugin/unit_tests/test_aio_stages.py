@@ -367,7 +367,7 @@ class TestOtherStages(StageTestCase):
         # Every host_status test runs on the default cloud only (its
         # profile endpoints show the other profiles).
         self.assertEqual([['pending', 'precedence', 'quota', 'up'],
-                          ['pending', 'quota'], ['quota']],
+                          ['pending', 'quota']],
                          chosen)
         self.assertEqual('', conformance.LEGS[0].plane)
 
@@ -376,11 +376,21 @@ class TestOtherStages(StageTestCase):
         services = (r'^host_status_profile_services = admin_or_owner:'
                     r'compute\-admin_or_owner,unknown_only:compute\-'
                     r'unknown_only$')
+        quota = (r'^quota_counting_services = unified_limits:compute\-'
+                 r'unified\-limits$')
         self.assertEqual(
             [r'^host_status_policy_profile = admin_only$',
              r'^quota_counting = db$',
-             r'^pending_state_enabled = true$', services],
+             r'^pending_state_enabled = true$', services, quota],
             conformance.claimed(''))
+        # The planes that differ in their quota counting alone: none when
+        # the cloud counts as the plane unified-limits does; the plane
+        # pending-off when the cloud's PENDING state is its.
+        self.assertNotIn(quota, conformance.claimed(
+            'aio_quota_counting=unified_limits'))
+        self.assertEqual(
+            r'^quota_counting_services = placement:compute\-pending\-off$',
+            conformance.claimed('aio_use_pending_state=false')[-1])
         # A plane's workspace: its options, its endpoint, no other
         # profile's.
         self.assertEqual(
@@ -394,12 +404,12 @@ class TestOtherStages(StageTestCase):
              r'^quota_counting = unified_limits$',
              r'^pending_state_enabled = true$',
              r'^catalog_type = compute\-unified\-limits$'],
-            conformance.claimed('', conformance.UNIFIED_LIMITS_LEG.plane))
+            conformance.claimed('', 'unified-limits'))
         # A cloud whose own profile is another: the endpoints of the rest.
         self.assertEqual(
             r'^host_status_profile_services = unknown_only:compute\-'
             r'unknown_only$', conformance.claimed(
-                'aio_host_status_policy_profile=admin_or_owner')[-1])
+                'aio_host_status_policy_profile=admin_or_owner')[-2])
         # Booleans as the seed writes them.
         self.assertIn(r'^pending_state_enabled = false$',
                       conformance.claimed('aio_use_pending_state=False'))
@@ -437,14 +447,23 @@ class TestOtherStages(StageTestCase):
                 str(planes[name]['use_pending_state']).lower())
             self.assertEqual(want.get('aio_quota_counting', 'db'),
                              planes[name]['quota_counting'])
+        # Each plane serves a leg or the default cloud's other quota
+        # counting mode (quota_counting_services, as the seed claims it).
+        self.assertRegex(
+            seed, r'(?m)^  quota_counting_services: ')
         self.assertEqual(
             sorted(conformance.PLANES),
-            sorted(leg.plane for leg in conformance.LEGS if leg.plane))
+            sorted([leg.plane for leg in conformance.LEGS if leg.plane]
+                   + ['unified-limits']))
+        self.assertEqual(
+            'unified_limits:compute-unified-limits',
+            conformance.quota_services(conformance._values('')))
 
     def test_functional_partial_legs_are_the_conformance_legs(self):
-        # The functional stage's pending-off and unified-limits runs use
-        # the conformance legs' planes (their workspaces, claims checked)
-        # and regexes: one source; no `up`.
+        # The functional stage's pending-off run uses the conformance
+        # leg's plane (its workspace, claims checked) and regex, and its
+        # whole suite the default leg's workspace, claims checked: one
+        # source; no `up`.
         needs, runs = [], []
         self.useFixture(fixtures.MockPatchObject(
             sh, 'run_to', lambda log, argv, env: self.fail('an up')))
@@ -453,7 +472,7 @@ class TestOtherStages(StageTestCase):
                 (leg.plane, full)) or []))
         self.useFixture(fixtures.MockPatchObject(
             plugin_legs, 'tee_plugin', lambda log, *args, **kw: runs.append(
-                (list(args), kw['cwd']))))
+                (list(args), kw.get('cwd')))))
         for name in ('stage', 'echo'):
             self.useFixture(fixtures.MockPatchObject(
                 sh, name, lambda *a, **k: None))
@@ -462,15 +481,16 @@ class TestOtherStages(StageTestCase):
                      'clean', 'skips_name_options'):
             self.useFixture(fixtures.MockPatchObject(
                 plugin_legs, name, lambda *a, **k: None))
-        for stage, leg in ((plugin_legs.leg_pending_off,
-                            conformance.PENDING_OFF_LEG),
-                           (plugin_legs.leg_profiles,
-                            conformance.UNIFIED_LIMITS_LEG)):
-            del needs[:], runs[:]
-            stage()
-            self.assertEqual([(leg.plane, True)], needs)
-            self.assertEqual([(conformance.leg_args(leg),
-                               self.tmp + '/tempest-' + leg.plane)], runs)
+        leg = conformance.PENDING_OFF_LEG
+        plugin_legs.leg_pending_off()
+        self.assertEqual([(leg.plane, True)], needs)
+        self.assertEqual([(conformance.leg_args(leg),
+                           self.tmp + '/tempest-' + leg.plane)], runs)
+        del needs[:], runs[:]
+        plugin_legs.leg_profiles()
+        self.assertEqual([('', True)], needs)
+        self.assertEqual([(['--regex', plugin_legs.PLUGIN_REGEX], None)],
+                         runs)
 
     def fake_legs(self, started, merged, missing=None, up=0):
         """Fake legs: each run's (workspace, mode, args, serial done before).
@@ -529,8 +549,7 @@ class TestOtherStages(StageTestCase):
         done = self.tmp + '/conformance/serial-done'
         self.assertEqual(
             [('tempest', 'certify', False),
-             ('tempest-pending-off', 'explore', True),
-             ('tempest-unified-limits', 'explore', True)],
+             ('tempest-pending-off', 'explore', True)],
             [(ws, mode, serial) for ws, mode, _, serial in started])
         leg = conformance.PENDING_OFF_LEG
         self.assertEqual(
@@ -541,32 +560,28 @@ class TestOtherStages(StageTestCase):
                          started[1][2][3:])
         self.assertTrue(os.path.isfile(leg.weights))
         self.assertEqual(
-            ['--regex', conformance.UNIFIED_LIMITS_LEG.regex],
-            started[2][2][3:])
-        self.assertEqual(
             [self.tmp + '/conformance/%s/report.json' % name for name in
-             ('claims', 'claims-pending-off', 'claims-unified-limits')],
-            merged[0][-3:])
+             ('claims', 'claims-pending-off')],
+            merged[0][-2:])
         self.assertFalse(os.path.exists(done))
         with open(self.tmp + '/conformance/merged/legs.json') as f:
             self.assertEqual(
-                ['claims', 'claims-pending-off', 'claims-unified-limits',
-                 'verdict'], [leg['leg'] for leg in json.load(f)])
+                ['claims', 'claims-pending-off', 'verdict'],
+                [leg['leg'] for leg in json.load(f)])
 
     def test_conformance_a_leg_without_its_claims_fails_alone(self):
         # The other legs still run and merge; the verdict fails naming it.
         started, merged = [], []
         self.fake_legs(started, merged, missing={
-            'unified-limits': ['^quota_counting = unified_limits$']})
+            'pending-off': ['^quota_counting = placement$']})
         self.exits(2, conformance.all_legs, 'explore')
-        self.assertEqual(['tempest', 'tempest-pending-off'],
-                         [ws for ws, _, _, _ in started])
-        self.assertEqual(2, len([a for a in merged[0]
+        self.assertEqual(['tempest'], [ws for ws, _, _, _ in started])
+        self.assertEqual(1, len([a for a in merged[0]
                                  if a.endswith('report.json')]) - 1)
-        self.assertIn('a leg could not run: unified-limits: %s does not '
-                      'claim ^quota_counting = unified_limits$'
+        self.assertIn('a leg could not run: pending-off: %s does not '
+                      'claim ^quota_counting = placement$'
                       % conformance.tempest_conf(
-                          conformance.UNIFIED_LIMITS_LEG),
+                          conformance.PENDING_OFF_LEG),
                       self.printed(self.err))
 
     def test_conformance_up_only_when_needed(self):
@@ -671,9 +686,12 @@ class TestOtherStages(StageTestCase):
         self.useFixture(fixtures.MockPatchObject(
             bench, 'bench_suite',
             lambda regex, work, plane='': (regex, plane)))
-        for argv in (['--leg'], ['--leg', 'nope'], ['--leg', '']):
+        # unified-limits: a plane, but no leg's (the default leg's
+        # quota_counting_services).
+        for argv in (['--leg'], ['--leg', 'nope'], ['--leg', ''],
+                     ['--leg', 'unified-limits']):
             self.exits(1, bench.suite_main, argv)
-            self.assertIn('--leg takes one of: pending-off, unified-limits',
+            self.assertIn("--leg takes one of: pending-off (without it",
                           self.printed(self.err))
         self.assertEqual([], ran)
         bench.suite_main(['--leg', 'pending-off', 'x'])

@@ -128,10 +128,38 @@ class TestFeatures(fakes.ConfTestCase):
         self.set(host_status_profile_services={'admin_only': 'compute-x'})
         e = self.assertRaises(lib_exc.InvalidConfiguration,
                               features.pending_microversion, self.group)
-        self.assertIn('names admin_only, the profile of '
+        self.assertIn('names admin_only, the value of '
                       'host_status_policy_profile', str(e))
         self.set(host_status_profile_services={'admin_or_owner': ' '})
-        self.assertIn('profile admin_or_owner has no service type',
+        self.assertIn('admin_or_owner has no service type',
+                      features.config_problems(self.group)[0])
+
+    def test_quota_countings(self):
+        self.assertEqual([('db', None)],
+                         features.quota_countings(self.group))
+        self.set(quota_counting_services={
+            'unified_limits': 'compute-u', 'placement': 'compute-p'})
+        self.assertEqual([], features.config_problems(self.group))
+        self.assertEqual([('db', None), ('placement', 'compute-p'),
+                          ('unified_limits', 'compute-u')],
+                         features.quota_countings(self.group))
+
+    def test_quota_services_that_contradict_are_errors(self):
+        self.set(quota_counting_services={'db': 'compute-x'})
+        e = self.assertRaises(lib_exc.InvalidConfiguration,
+                              features.quota_countings, self.group)
+        self.assertIn('quota_counting_services names db, the value of '
+                      'quota_counting', str(e))
+        self.set(quota_counting_services={'nova': 'compute-x'})
+        self.assertIn("names 'nova', not one of db, placement, "
+                      "unified_limits",
+                      features.config_problems(self.group)[0])
+        self.set(quota_counting_services={'placement': 'compute'})
+        self.assertIn('the service type compute, the cloud\'s own endpoint',
+                      features.config_problems(self.group)[0])
+        self.set(quota_counting_services={'placement': 'compute-x',
+                                          'unified_limits': 'compute-x'})
+        self.assertIn('gives one service type to several',
                       features.config_problems(self.group)[0])
         self.set(host_status_profile_services={'admin_or_owner': 'compute'})
         self.assertIn('the service type compute, the cloud\'s own endpoint',

@@ -67,10 +67,14 @@ class TestClaims(fakes.FileTestCase):
                  'needs pending_state_microversion'),
                 ('{[\n', 'is not YAML'),
                 ('host_status_profile_services: {admin_only: compute-x}\n',
-                 'names admin_only, the profile of host_status_policy_'
+                 'names admin_only, the value of host_status_policy_'
                  'profile'),
                 ('host_status_profile_services: {everyone: compute-x}\n',
-                 "names 'everyone', not a host_status policy profile"),
+                 "names 'everyone', not one of admin_only"),
+                ('quota_counting_services: {db: compute-x}\n',
+                 'names db, the value of quota_counting'),
+                ('quota_counting_services: {nova: compute-x}\n',
+                 "names 'nova', not one of db, placement, unified_limits"),
                 ('host_status_profile_services: {admin_or_owner: c, '
                  'unknown_only: c}\n', 'one service type to several'),
                 ('host_status_profile_services: {admin_or_owner: null}\n',
@@ -421,6 +425,10 @@ class TestDiscovery(testtools.TestCase):
                 'unknown_only': 'compute-unknown_only'}))
         self.assertEqual([], discovery.missing_compute_services(
             catalog, None, {}))
+        self.assertEqual(
+            ['compute-u (mode unified_limits)'],
+            discovery.missing_compute_services(
+                catalog, None, {'unified_limits': 'compute-u'}, 'mode'))
 
     def test_cloud_identity_is_the_identity_service_id(self):
         catalog = [{'type': 'compute', 'id': 'c'},

@@ -469,27 +469,48 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
     def _quota_recheck(self, resource):
         """Quota lowered after burial: the rebuild does not build it.
 
-        The owner's ``resource`` quota is set to 0 (restored at cleanup;
-        a Keystone project limit where the cloud counts with unified
-        limits): the conductor's recheck after scheduling counts the
-        server, whatever the counting mode (interp-quota-recheck), and
-        refuses it; it stays in cell0 (ERROR, the quota fault), usage does
-        not grow past the quota, and it can be rebuilt once the quota
-        allows it again.
+        In each quota counting mode the cloud serves (its own, then each
+        of ``[nova_conformance] quota_counting_services`` through that
+        nova-api), one after another: the owner's ``resource`` quota is
+        set to 0 (restored at cleanup; a Keystone project limit where the
+        quota is counted with unified limits): the conductor's recheck
+        after scheduling counts the server, whatever the counting mode
+        (interp-quota-recheck), and refuses it; it stays in cell0 (ERROR,
+        the quota fault), usage does not grow past the quota, and it can
+        be rebuilt once the quota allows it again.
         """
-        trigger, server = self._buried()
-        in_use_before = self.usage(resource)[1]
-        restore = self.set_quota(**{resource: 0})
+        for mode, service in features.quota_countings():
+            self._quota_recheck_in(resource, mode, service)
+
+    def _counting_clients(self, service):
+        """(owner's servers client, admin's quota sets client) of a service.
+
+        ``service``: a compute service type of the cloud, or None for the
+        cloud's own compute endpoint.
+        """
+        if service is None:
+            return self.owner_servers, self.admin_quotas
+        eip = CONF.compute_feature_enabled.enable_instance_password
+        owner = self.os_primary.compute.ServersClient(
+            service=service, enable_instance_password=eip)
+        return owner, self.os_admin.compute.QuotasClient(service=service)
+
+    def _quota_recheck_in(self, resource, mode, service):
+        owner, quotas = self._counting_clients(service)
+        when = ' (%s quota 0, counted by %s%s)' % (
+            resource, mode, '' if service is None else
+            ', nova-api of service type %s' % service)
+        trigger, server = self._buried(client=owner)
+        in_use_before = self.usage(resource, quotas=quotas)[1]
+        restore = self.set_quota(mode, quotas, **{resource: 0})
         trigger.add_capacity()
-        response = self.rebuild(server['id'])
+        response = self.rebuild(server['id'], client=owner)
         self.assertEqual(server['id'], response['id'])
         # ACTIVE ends the wait too: a cloud that builds the server anyway
         # fails at once, naming the host, not after a build timeout.
         body = self.wait_status(server['id'], waiters.TERMINAL | {'ACTIVE'})
-        limit, in_use = self.usage(resource)
+        limit, in_use = self.usage(resource, quotas=quotas)
         problems = []
-        when = ' (%s quota 0, counted by %s)' % (
-            resource, CONF.nova_conformance.quota_counting)
         if body.get('OS-EXT-SRV-ATTR:host'):
             problems.append('the server was built on %s although the quota '
                             'did not allow it%s' % (
@@ -505,7 +526,7 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
         self.assertEqual([], problems)
         # Quota back: the same server can be rebuilt.
         restore()
-        self.rebuild_to_active(server['id'])
+        self.rebuild_to_active(server['id'], client=owner)
         self._check_rebuilt(server['id'])
 
     @decorators.attr(type='slow')
