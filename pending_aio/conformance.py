@@ -465,7 +465,7 @@ def all_legs(mode, legs=LEGS):
     """
     failed, times = [], []
     sh.echo('conformance: the cloud, with its control planes (%s)'
-            % ', '.join(leg.plane for leg in legs if leg.plane))
+            % ', '.join(sorted(PLANES)))
     t0 = time.time()
     up_seconds = verdict_up()
     done = sh.path('conformance', 'serial-done')
