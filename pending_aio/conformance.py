@@ -22,12 +22,13 @@ is: bring the cloud up if needed (it is left running), then
 Without arguments it decides every requirement the reference cloud can
 show: one ``up``, then each configuration leg of :data:`LEGS` (the whole
 suite on the default cloud, whose host_status tests read the three policy
-profiles through a nova-api each, and the tests that need another quota
-counting mode or ``use_pending_state`` off, each through a control plane
-of its own that the cloud always runs: no leg switches the cloud).  The
-other legs start once the default leg's serial phase has ended, beside
-its parallel phase.  The legs' reports merge with ``pending-conformance
-merge``: each row names the leg that decided it::
+profiles through a nova-api each and whose quota recheck tests read
+unified limits through a control plane's nova-api, and the tests that
+need ``use_pending_state`` off, with quota counted in placement, through
+another control plane: the cloud always runs both, so no leg switches
+it).  The other leg starts once the default leg's serial phase has
+ended, beside its parallel phase.  The legs' reports merge with
+``pending-conformance merge``: each row names the leg that decided it::
 
     tox -e conformance                          # every leg, merged
     CONFORMANCE_LEGS=default tox -e conformance # the default cloud only
@@ -199,8 +200,10 @@ def quota_services(values):
     """The seed's quota_counting_services for a cloud of ``values``.
 
     The planes that differ from nova's own control services (``values``,
-    :func:`_values`) in their quota counting alone, one per mode, sorted
-    by mode (roles/aio_seed defaults).
+    :func:`_values`) in their quota counting alone (the same
+    use_pending_state, whichever nova runs), one per mode, the first plane
+    of :data:`PLANES` for a mode, sorted by mode (roles/aio_seed
+    defaults; a unit test renders them and compares).
     """
     pending = values['aio_use_pending_state']
     found = {values['aio_quota_counting']: None}
@@ -239,16 +242,19 @@ def unclaimed(leg, full=False):
     """The claims a leg's tempest.conf lacks (regexes), [] when none.
 
     A plane's workspace must reach that plane and claim its quota counting
-    mode, whatever nova the cloud runs (AIO_BASE_VARS may name stock nova,
-    which claims no PENDING state); with ``full``, every claim of the
-    reference nova's (:func:`claimed`).
+    mode, and the default cloud's must name the other profiles' and quota
+    counting modes' endpoints (without them their rows would be decided
+    nowhere), whatever nova the cloud runs (AIO_BASE_VARS may name stock
+    nova, which claims no PENDING state); with ``full``, every claim of
+    the reference nova's (:func:`claimed`).
     """
     conf = tempest_conf(leg)
     patterns = claimed('', leg.plane)
     if not full:
-        patterns = [p for p in patterns
-                    if p.startswith(('^catalog_type ', '^quota_counting '))
-                    ] if leg.plane else []
+        own = (('^catalog_type ', '^quota_counting ') if leg.plane else
+               ('^host_status_profile_services ',
+                '^quota_counting_services '))
+        patterns = [p for p in patterns if p.startswith(own)]
     return [pattern for pattern in patterns if sh.grep_q(pattern, conf)]
 
 

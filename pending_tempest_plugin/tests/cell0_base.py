@@ -230,7 +230,7 @@ class Cell0Test(base.ConformanceTest):
     UNIFIED_LIMITS = {'instances': 'servers', 'cores': 'class:VCPU',
                       'ram': 'class:MEMORY_MB'}
 
-    def set_quota(self, mode=None, quotas=None, **limits):
+    def set_quota(self, *, mode=None, quotas=None, **limits):
         """Change the owner's quota; return the function that restores it.
 
         The restore also runs at cleanup (once: calling it first makes the
@@ -257,9 +257,11 @@ class Cell0Test(base.ConformanceTest):
         done = []
 
         def restore_once():
+            # Done once it worked: a restore that failed is tried again at
+            # cleanup.
             if not done:
-                done.append(True)
                 undo()
+                done.append(True)
         self.addCleanup(restore_once)
         return restore_once
 

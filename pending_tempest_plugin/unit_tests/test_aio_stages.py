@@ -417,6 +417,62 @@ class TestOtherStages(StageTestCase):
         # pass.
         self.assertRaises(ValueError, conformance.claimed, 'aio_other=1')
 
+    def test_default_leg_must_name_the_other_endpoints(self):
+        # Without them the verdict would decide the other profiles' rows
+        # and RB-11 under unified limits nowhere, and still pass.
+        conf = conformance.tempest_conf(conformance.DEFAULT_LEG)
+        os.makedirs(os.path.dirname(conf))
+        profiles, quota = [
+            p for p in conformance.claimed('')
+            if p.startswith(('^host_status_profile_services ',
+                             '^quota_counting_services '))]
+        lines = ['[nova_conformance]',
+                 'host_status_profile_services = admin_or_owner:compute-'
+                 'admin_or_owner,unknown_only:compute-unknown_only',
+                 'quota_counting_services = unified_limits:compute-'
+                 'unified-limits']
+        for kept, missing in ((lines, []), (lines[:2], [quota]),
+                              (lines[:1], [profiles, quota])):
+            with open(conf, 'w') as f:
+                f.write('\n'.join(kept) + '\n')
+            self.assertEqual(missing,
+                             conformance.unclaimed(conformance.DEFAULT_LEG))
+        # With full, every claim.
+        self.assertEqual(5, len(conformance.unclaimed(
+            conformance.DEFAULT_LEG, full=True)))
+
+    def test_seed_quota_services_are_conformance_quota_services(self):
+        # The seed's Jinja (aio_seed defaults), rendered as Ansible would
+        # over group_vars' planes, and conformance.quota_services agree
+        # for every counting mode and PENDING state of nova's own control
+        # services.
+        import jinja2
+        import yaml
+        playbooks = os.path.join(os.path.dirname(pending_aio.__file__),
+                                 '..', 'playbooks')
+        with open(os.path.join(playbooks, 'roles', 'aio_seed', 'defaults',
+                               'main.yaml')) as f:
+            seed = yaml.safe_load(f)
+        with open(os.path.join(playbooks, 'group_vars', 'all.yaml')) as f:
+            cloud = yaml.safe_load(f)
+        planes = [dict(p, service_type='compute-' + p['name'])
+                  for p in cloud['aio_nova_planes']]
+        env = jinja2.Environment()
+        env.filters['bool'] = lambda v: str(v).lower() in (
+            'true', 'yes', '1', 'on')
+        template = env.from_string(
+            seed['aio_tempest_nova_conformance']['quota_counting_services'])
+        for mode in ('db', 'placement', 'unified_limits'):
+            for pending in ('true', 'false'):
+                rendered = template.render(
+                    aio_control_planes={'planes': planes},
+                    aio_quota_counting=mode, aio_use_pending_state=pending)
+                self.assertEqual(
+                    conformance.quota_services(conformance._values(
+                        'aio_quota_counting=%s aio_use_pending_state=%s'
+                        % (mode, pending))), rendered.strip(),
+                    (mode, pending))
+
     def test_leg_claims_are_the_seeds_options(self):
         # Each variable's option and default are the seed's: its
         # tempest.conf options (aio_seed defaults) and the cloud's defaults

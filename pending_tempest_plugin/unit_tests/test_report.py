@@ -297,8 +297,12 @@ class TestContext(fakes.FileTestCase):
         conf = self.write('t.conf', '[auth]\nadmin_username = admin\n'
                           '[nova_conformance]\npending_state_enabled = True\n'
                           'pending_state_microversion = 2.105\n'
-                          'host_status_policy_profile = unknown_only\n')
+                          'host_status_policy_profile = unknown_only\n'
+                          'quota_counting_services = unified_limits:c-u\n')
         claims, admin = report.context_from_tempest_conf(conf)
+        # A claim: reports name it with the others.
+        self.assertEqual({'unified_limits': 'c-u'},
+                         claims['quota_counting_services'])
         self.assertTrue(admin)
         self.assertIs(True, claims['pending_state_enabled'])
         self.assertEqual('2.105', claims['pending_state_microversion'])
