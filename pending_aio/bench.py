@@ -203,7 +203,7 @@ def measure_floor(work, concurrency=1, leg=conformance.DEFAULT_LEG):
     """
     floor = os.path.join(work, 'floor-%d.json' % concurrency)
     rc = sh.pending_aio('bench-floor', '--samples',
-                        os.environ.get('BENCH_FLOOR_SAMPLES') or '3',
+                        os.environ.get('BENCH_FLOOR_SAMPLES') or '5',
                         '--pending-microversion',
                         conf_value('nova_conformance',
                                    'pending_state_microversion', leg)

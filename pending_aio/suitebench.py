@@ -27,8 +27,14 @@ The model, also in doc/source/embedded-cloud.rst:
   ACTIVE; **rebuilt**: buried servers a wait later saw ACTIVE (a cell0
   rebuild schedules and boots them).  **deleted**: the servers answered
   ``204 DELETE``.
+  **buried again**: the waits that ended PENDING or ERROR after a
+  server's first burial (a cell0 rebuild that could not schedule, or
+  that the quota refused: the API, conductor and scheduler round trip of
+  a burial, as a rebuild to ACTIVE is a boot's; counted since 2026-11-27,
+  before which a server counted once however often it was buried).
 - **floor of the leg** = ((ACTIVE boots + rebuilt) x time to ACTIVE +
-  buried x time to PENDING + deletes x time to delete) / concurrency,
+  (buried + buried again) x time to PENDING + deletes x time to delete)
+  / concurrency,
   with the medians bench-floor measured in the same run by as many
   clients at once as the leg has workers: the time each operation takes
   while that many share the cloud.  Other operations (other server
@@ -68,15 +74,16 @@ BOOT = re.compile(rb'202 POST \S+/v2\.1/servers ')
 ACTION = re.compile(rb'20[02] POST \S+/v2\.1/servers/[0-9a-f-]+/action ')
 DELETE = re.compile(rb'204 DELETE \S+/v2\.1/servers/([0-9a-f-]{36}) ')
 BURIED = re.compile(rb'common\.polling \[[^]]*\] server ([0-9a-f-]{36}) '
-                    rb'to [A-Z_/]+: (PENDING|ERROR) \(')
+                    rb'to ([A-Z_/]+): (PENDING|ERROR) \(')
 WENT_ACTIVE = re.compile(rb'common\.polling \[[^]]*\] server '
                          rb'([0-9a-f-]{36}) to [A-Z_/]+: ACTIVE \(')
 DECIDING = ('success', 'fail', 'xfail', 'uxsuccess')
 TARGET = 2.0
 
 Counts = collections.namedtuple(
-    'Counts', ['boots', 'buried', 'deletes', 'actions', 'rebuilt'])
-Counts.__new__.__defaults__ = (0,)
+    'Counts', ['boots', 'buried', 'deletes', 'actions', 'rebuilt',
+               'reburied'])
+Counts.__new__.__defaults__ = (0, 0)
 Test = collections.namedtuple('Test',
                               ['id', 'status', 'worker', 'start', 'end'])
 
@@ -87,8 +94,8 @@ median = statistics.median
 
 def count_log(lines):
     """Counts of the server operations of Tempest log lines (bytes)."""
-    boots = actions = 0
-    buried, deleted, active = set(), set(), set()
+    boots = actions = burials = 0
+    buried, deleted, active, ended = set(), set(), set(), set()
     for line in lines:
         if BOOT.search(line):
             boots += 1
@@ -100,8 +107,14 @@ def count_log(lines):
                 match = regex.search(line)
                 if match:
                     seen.add(match.group(1))
+            match = BURIED.search(line)
+            # A wait that ended buried (the state one of its targets): a
+            # burial, the first of its server's or a rebuild's.
+            if match and match.group(3) in match.group(2).split(b'/'):
+                burials += 1
+                ended.add(match.group(1))
     return Counts(boots, len(buried), len(deleted), actions,
-                  len(buried & active))
+                  len(buried & active), max(0, burials - len(ended)))
 
 
 def class_of(test_id):
@@ -211,7 +224,8 @@ def by_requirement(requirements, tests, charged):
 def floor_seconds(counts, floor, concurrency):
     """The leg's floor: its operations at the cloud's own speed."""
     active = max(0, counts.boots - counts.buried) + counts.rebuilt
-    return (active * floor['active'] + counts.buried * floor['pending']
+    return (active * floor['active']
+            + (counts.buried + counts.reburied) * floor['pending']
             + counts.deletes * floor['delete']) / float(concurrency)
 
 
@@ -233,7 +247,8 @@ def _floor_of_leg(counts, floor, concurrency, what):
            floor.get('pending_status') or 'PENDING', med['pending'],
            med['delete']),
         "floor of the leg's operations: (%d x %.2f + %d x %.2f + %d x %.2f)"
-        ' / %d = %.1f s' % (active, med['active'], counts.buried,
+        ' / %d = %.1f s' % (active, med['active'],
+                            counts.buried + counts.reburied,
                             med['pending'], counts.deletes, med['delete'],
                             concurrency, low),
     ], low
@@ -281,9 +296,11 @@ def report_lines(leg, wall, counts, floor, concurrency, rows, undecided,
         'leg %s: wall time %.1f s (tempest run, class setup included, '
         'concurrency %d)' % (leg, wall, concurrency),
         'servers booted %d (%d to ACTIVE, %d buried: PENDING/ERROR), '
-        'rebuilt to ACTIVE %d, deleted %d, server actions %d'
+        'rebuilt to ACTIVE %d, buried again by a rebuild %d, deleted %d, '
+        'server actions %d'
         % (counts.boots, max(0, counts.boots - counts.buried),
-           counts.buried, counts.rebuilt, counts.deletes, counts.actions),
+           counts.buried, counts.rebuilt, counts.reburied, counts.deletes,
+           counts.actions),
     ] + floor_lines(wall, counts, floor, concurrency, together) + [
         'requirements decided %d: %.1f s wall per requirement'
         % (len(rows), wall / len(rows) if rows else 0.0),

@@ -777,7 +777,8 @@ class TestOtherStages(StageTestCase):
                  b'x 202 POST http://h/v2.1/servers/ab-12/action 0.1',
                  b'x 200 POST http://h/v2.1/servers/ab-12/action 0.1',
                  b'x 200 GET http://h/v2.1/servers 0.1']
-        self.assertEqual((1, 0, 0, 2, 0), suitebench.count_log(lines))
+        self.assertEqual((1, 0, 0, 2, 0, 0),
+                         suitebench.count_log(lines))
         self.assertRegex(bench.stamp(), r'^\d+\.\d{9}$')
         self.assertRegex(bench.cpu_busy(), r'^\d+ \d+\n$')
 

@@ -58,9 +58,14 @@ class TestFigures(base.TestCase):
             b'x 204 DELETE http://h/v2.1/servers/%s 0.1' % S2.encode(),
             b'x 404 DELETE http://h/v2.1/servers/%s 0.1' % U1.encode(),
         ]
+        # S1's second wait ended buried (a rebuild that did not
+        # schedule); a wait for ACTIVE that sees PENDING on its way is no
+        # burial.
         self.assertEqual(sb.Counts(boots=3, buried=1, deletes=2, actions=1,
-                                   rebuilt=1),
+                                   rebuilt=1, reburied=1),
                          sb.count_log(lines))
+        lines.append(poll % (S2.encode(), b'ACTIVE', b'PENDING'))
+        self.assertEqual(1, sb.count_log(lines).reburied)
 
     def test_attribute_charges_class_setup_to_the_class(self):
         tests = [
