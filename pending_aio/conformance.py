@@ -207,9 +207,9 @@ def quota_services(values):
     """
     pending = values['aio_use_pending_state']
     found = {values['aio_quota_counting']: None}
-    for plane in sorted(PLANES, key=lambda p: _values(PLANES[p])[
-            'aio_quota_counting']):
-        mine = _values(PLANES[plane])
+    planes = [(_values(PLANES[plane]), plane) for plane in PLANES]
+    for mine, plane in sorted(planes,
+                              key=lambda p: p[0]['aio_quota_counting']):
         mode = mine['aio_quota_counting']
         if mode not in found and mine['aio_use_pending_state'] == pending:
             found[mode] = 'compute-' + plane

@@ -102,17 +102,19 @@ def count_log(lines):
         elif ACTION.search(line):
             actions += 1
         else:
-            for regex, seen in ((DELETE, deleted), (BURIED, buried),
-                                (WENT_ACTIVE, active)):
+            for regex, seen in ((DELETE, deleted), (WENT_ACTIVE, active)):
                 match = regex.search(line)
                 if match:
                     seen.add(match.group(1))
             match = BURIED.search(line)
-            # A wait that ended buried (the state one of its targets): a
-            # burial, the first of its server's or a rebuild's.
-            if match and match.group(3) in match.group(2).split(b'/'):
-                burials += 1
-                ended.add(match.group(1))
+            if match:
+                buried.add(match.group(1))
+                # A wait that ended buried (the state one of its
+                # targets): a burial, the first of its server's or a
+                # rebuild's.
+                if match.group(3) in match.group(2).split(b'/'):
+                    burials += 1
+                    ended.add(match.group(1))
     return Counts(boots, len(buried), len(deleted), actions,
                   len(buried & active), max(0, burials - len(ended)))
 

@@ -481,18 +481,19 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
         """
         countings = features.quota_countings()
         for mode, service in countings:
+            counted = 'counted by %s%s' % (
+                mode, '' if service is None else
+                ', nova-api of service type %s' % service)
             try:
-                self._quota_recheck_in(resource, mode, service)
+                self._quota_recheck_in(resource, mode, service, counted)
             except self.failureException as exc:
                 if len(countings) == 1:
                     raise
                 # Whichever step failed (the burial, a refused request, the
                 # rebuild once the quota is back): name the mode and its
                 # endpoint.
-                raise self.failureException(
-                    '%s quota recheck counted by %s%s: %s' % (
-                        resource, mode, '' if service is None else
-                        ' (nova-api of service type %s)' % service, exc))
+                raise self.failureException('%s quota recheck %s: %s' % (
+                    resource, counted, exc))
 
     def _counting_clients(self, service):
         """(owner's servers client, admin's quota sets client) of a service.
@@ -502,16 +503,12 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
         """
         if service is None:
             return self.owner_servers, self.admin_quotas
-        eip = CONF.compute_feature_enabled.enable_instance_password
-        owner = self.os_primary.compute.ServersClient(
-            service=service, enable_instance_password=eip)
-        return owner, self.os_admin.compute.QuotasClient(service=service)
+        return (self.servers_clients_of(service)['owner_member'],
+                self.os_admin.compute.QuotasClient(service=service))
 
-    def _quota_recheck_in(self, resource, mode, service):
+    def _quota_recheck_in(self, resource, mode, service, counted):
         owner, quotas = self._counting_clients(service)
-        when = ' (%s quota 0, counted by %s%s)' % (
-            resource, mode, '' if service is None else
-            ', nova-api of service type %s' % service)
+        when = ' (%s quota 0, %s)' % (resource, counted)
         trigger, server = self._buried(client=owner)
         in_use_before = self.usage(resource, quotas=quotas)[1]
         restore = self.set_quota(mode=mode, quotas=quotas,
