@@ -208,6 +208,11 @@ function pending_configure_tempest {
         done
     fi
 
+    # The providers the NoValidHost trigger may give capacity: named, never
+    # "any compute" (devstack's compute runs on this node by default).
+    local capacity=${PENDING_CONFORMANCE_CAPACITY_HOSTS:-${hosts:-$(hostname)}}
+    pending_tempest_claim capacity_hosts "$capacity"
+
     # A stopped compute reads down only after nova's service_down_time
     # (devstack writes six NOVA_SERVICE_REPORT_INTERVAL: 720 s by default,
     # 60 s with the interval of 10 s the multinode job sets; without

@@ -94,6 +94,18 @@ NovaConformanceGroup = [
                      'of these with an admin cold migration (microversion '
                      '2.56), and the service controls refuse any host not '
                      'listed.'),
+    cfg.ListOpt('capacity_hosts',
+                default=[],
+                help='The compute hosts (as os-services names them) to whose '
+                     'resource providers the NoValidHost trigger may add its '
+                     'capacity trait, so that a buried server can be '
+                     'rebuilt: the only placement write the suite makes to '
+                     'a provider of the cloud (one random CUSTOM_ trait, '
+                     'removed when the test ends).  The first listed host '
+                     'that has a compute node takes it.  Empty (the '
+                     'default): disruptive_hosts.  Required, one way or '
+                     'the other, with cell0_rebuild_microversion and '
+                     'novalidhost_trigger = trait.'),
     cfg.StrOpt('compute_stop_command',
                default=None,
                help='Command that stops the nova-compute service of one '

@@ -43,6 +43,15 @@ def config_problems(group=None):
         problems.append('disruptive_tests = True needs disruptive_hosts, the '
                         'compute hosts the tests may disable, force down and '
                         'stop (as os-services names them)')
+    if (group.cell0_rebuild_microversion
+            and group.novalidhost_trigger == 'trait'
+            and not capacity_hosts(group)):
+        problems.append('cell0_rebuild_microversion with novalidhost_trigger '
+                        '= trait needs capacity_hosts, the compute hosts (as '
+                        'os-services names them) the trigger may add its '
+                        'capacity trait to (disruptive_hosts when it is '
+                        'empty): the suite writes to no provider the '
+                        'operator did not name')
     if bool(group.compute_stop_command) != bool(group.compute_start_command):
         problems.append('compute_stop_command and compute_start_command are '
                         'set together: a stopped compute must be started '
@@ -50,6 +59,16 @@ def config_problems(group=None):
     problems.extend(profile_service_problems(group))
     problems.extend(quota_service_problems(group))
     return problems
+
+
+def capacity_hosts(group=None):
+    """The hosts whose providers the NoValidHost trigger may give capacity.
+
+    ``capacity_hosts``, or ``disruptive_hosts`` when it is empty.
+    """
+    group = group or _group()
+    return list(getattr(group, 'capacity_hosts', None)
+                or group.disruptive_hosts or [])
 
 
 def _service_problems(option, services, names, own_option, own):

@@ -35,7 +35,10 @@ only ever an orphan when nothing uses it: the flavor that requires it is
 created before the trait and deleted after it, and placement refuses to
 delete a trait that is on a provider.
 
-Needs admin clients (flavors, placement).
+Needs admin clients (flavors, placement, os-hypervisors).  Capacity goes
+only to the provider of a host ``[nova_conformance] capacity_hosts`` lists
+(``disruptive_hosts`` when it is empty): the one write the suite makes to
+a resource provider of the cloud.
 """
 
 import re
@@ -47,10 +50,15 @@ from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import exceptions as lib_exc
 
+from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import microversions
 
 CONF = config.CONF
 LOG = logging.getLogger(__name__)
+
+# os-hypervisors gives each hypervisor's id as its compute node's UUID
+# (the resource provider's) and its service's host.
+COMPUTE_NODE_UUIDS = '2.53'
 
 # Placement answers 409 when the generation we sent is stale (nova's
 # resource tracker updates providers concurrently): re-read and try again.
@@ -141,9 +149,14 @@ def sweep_orphan_traits(placement_client, flavors_client):
 class NoValidHostTrigger(object):
 
     def __init__(self, test, flavors_client, placement_client,
-                 resource_providers_client):
-        """:param test: the test case; cleanups are registered on it."""
+                 resource_providers_client, hypervisors_client=None):
+        """:param test: the test case; cleanups are registered on it.
+
+        :param hypervisors_client: an admin os-hypervisors client; needed
+                                   only to add capacity.
+        """
         self.test = test
+        self.hypervisors_client = hypervisors_client
         self.flavors_client = flavors_client
         self.placement_client = placement_client
         self.rp_client = resource_providers_client
@@ -179,19 +192,42 @@ class NoValidHostTrigger(object):
         return flavor
 
     def pick_provider(self, host=None):
-        """UUID of one compute resource provider (named ``host`` if given).
+        """UUID of the resource provider of one compute the operator named.
 
-        Without a host, the first provider by name that has VCPU inventory.
+        The hosts of ``[nova_conformance] capacity_hosts`` (by default
+        ``disruptive_hosts``), as os-services names them, are mapped to
+        their compute nodes through os-hypervisors at 2.53, where a
+        hypervisor's id is its compute node's UUID, which is its resource
+        provider's.  ``host``: that one host (it must be listed);
+        otherwise the first listed host that has a compute node.  A run
+        never writes a trait to a provider of another host.
         """
-        params = {'name': host} if host else {'resources': 'VCPU:1'}
-        with microversions.placement():
-            providers = self.rp_client.list_resource_providers(
-                **params)['resource_providers']
-        if not providers:
+        allowed = features.capacity_hosts()
+        if not allowed:
             raise lib_exc.InvalidConfiguration(
-                'No compute resource provider found in placement (%s)'
-                % params)
-        return sorted(providers, key=lambda p: p['name'])[0]['uuid']
+                'The NoValidHost trigger needs a compute host it may add '
+                'its capacity trait to: set [nova_conformance] '
+                'capacity_hosts (or disruptive_hosts)')
+        if host is not None and host not in allowed:
+            raise lib_exc.InvalidConfiguration(
+                'The NoValidHost trigger may not add capacity to %s: '
+                '[nova_conformance] capacity_hosts lists only %s'
+                % (host, ', '.join(allowed)))
+        wanted = [host] if host is not None else allowed
+        with microversions.compute(COMPUTE_NODE_UUIDS):
+            hypervisors = self.hypervisors_client.list_hypervisors(
+                detail=True)['hypervisors']
+        nodes = {}
+        for hypervisor in hypervisors:
+            nodes.setdefault(hypervisor['service']['host'], []).append(
+                (hypervisor['hypervisor_hostname'], hypervisor['id']))
+        for name in wanted:
+            if nodes.get(name):
+                return sorted(nodes[name])[0][1]
+        raise lib_exc.InvalidConfiguration(
+            'No compute node of %s in os-hypervisors ([nova_conformance] '
+            'capacity_hosts; the hosts with a compute node: %s)' % (
+                ', '.join(wanted), ', '.join(sorted(nodes)) or 'none'))
 
     def add_capacity(self, provider_uuid=None):
         """Add the flavor's trait to exactly one provider; return its UUID.

@@ -86,7 +86,7 @@ _BOOL = {'true': True, 'false': False, '1': True, '0': False, 'yes': True,
 CLAIM_OPTIONS = ('pending_state_enabled', 'pending_state_microversion',
                  'cell0_rebuild_microversion', 'host_status_policy_profile',
                  'host_status_profile_services',
-                 'disruptive_tests', 'disruptive_hosts',
+                 'disruptive_tests', 'disruptive_hosts', 'capacity_hosts',
                  'novalidhost_trigger', 'quota_counting',
                  'quota_counting_services', 'build_failure_metadata')
 

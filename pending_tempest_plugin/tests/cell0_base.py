@@ -112,7 +112,8 @@ class Cell0Test(base.ConformanceTest):
         trigger = novalidhost.NoValidHostTrigger(
             self, self.os_admin.flavors_client,
             self.os_admin.placement_client,
-            self.os_admin.resource_providers_client)
+            self.os_admin.resource_providers_client,
+            self.os_admin.hypervisor_client)
         trigger.create_flavor(self.owner_project_id)
         return trigger
 

@@ -29,6 +29,7 @@ import configparser
 import itertools
 import os
 import shutil
+import socket
 import subprocess
 import tarfile
 import tempfile
@@ -245,6 +246,8 @@ class DevstackPluginTest(base.BaseTestCase):
                          if hosts else None, claims['compute_stop_command'])
         self.assertEqual('sudo -n systemctl start devstack@n-cpu'
                          if hosts else None, claims['compute_start_command'])
+        self.assertEqual([hosts] if hosts else [socket.gethostname()],
+                         claims['capacity_hosts'])
         self.assertEqual(3600, claims['service_state_timeout'])
         for key in parser.options('nova_conformance'):
             self.assertNotEqual('', parser.get('nova_conformance', key), key)
@@ -303,6 +306,9 @@ class DevstackPluginTest(base.BaseTestCase):
                    'sudo -n systemctl start devstack@n-cpu')
         claims = self.claims()[0]
         self.assertEqual(['cn1', 'cn2'], claims['disruptive_hosts'])
+        self.assertEqual(['cn1', 'cn2'], claims['capacity_hosts'])
+        self.stack(PENDING_CONFORMANCE_CAPACITY_HOSTS='cn2')
+        self.assertEqual(['cn2'], self.claims()[0]['capacity_hosts'])
         self.assertEqual('ssh {host} sudo -n systemctl stop devstack@n-cpu',
                          claims['compute_stop_command'])
 

@@ -47,7 +47,7 @@ class TestFeatures(fakes.ConfTestCase):
                       features.pending_enabled(self.group))
 
     def test_cell0_rebuild(self):
-        self.set(cell0_rebuild_microversion='2.106')
+        self.set(cell0_rebuild_microversion='2.106', capacity_hosts=['cn2'])
         self.assertIsNone(features.cell0_rebuild(self.group))
         self.set(novalidhost_trigger='none')
         self.assertIn('novalidhost_trigger',
@@ -62,6 +62,21 @@ class TestFeatures(fakes.ConfTestCase):
                  compute_start_command='supervisorctl start '
                                        'nova-compute-{host}')
         self.assertIsNone(features.disruptive(stop=True, group=self.group))
+
+    def test_cell0_rebuild_without_a_capacity_host_is_an_error(self):
+        self.set(cell0_rebuild_microversion='2.106')
+        e = self.assertRaises(lib_exc.InvalidConfiguration,
+                              features.cell0_rebuild, self.group)
+        self.assertIn('needs capacity_hosts', str(e))
+        self.set(disruptive_hosts=['cn1', 'cn2'])
+        self.assertEqual(['cn1', 'cn2'], features.capacity_hosts(self.group))
+        self.assertIsNone(features.cell0_rebuild(self.group))
+        self.set(capacity_hosts=['cn2'])
+        self.assertEqual(['cn2'], features.capacity_hosts(self.group))
+        # No trigger: nothing is written, nothing needed.
+        self.set(capacity_hosts=[], disruptive_hosts=[],
+                 novalidhost_trigger='none')
+        self.assertEqual([], features.config_problems(self.group))
 
     def test_pending_enabled_without_microversion_is_an_error(self):
         self.set(pending_state_enabled=True)

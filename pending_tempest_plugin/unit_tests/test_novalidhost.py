@@ -21,8 +21,10 @@ from unittest import mock
 import fixtures
 from oslotest import base
 from tempest.lib import exceptions as lib_exc
+from tempest.lib.services.compute import base_compute_client
 from tempest.lib.services.placement import base_placement_client
 
+from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import novalidhost
 from pending_tempest_plugin.unit_tests import fakes
 
@@ -152,6 +154,22 @@ class FakePlacement(object):
         return {}
 
 
+class FakeHypervisors(object):
+    """os-hypervisors at 2.53: ids are compute node (provider) UUIDs."""
+
+    def __init__(self):
+        self.microversions = []
+
+    def list_hypervisors(self, detail=False):
+        assert detail
+        self.microversions.append(base_compute_client.COMPUTE_MICROVERSION)
+        return {'hypervisors': [
+            {'id': RP, 'hypervisor_hostname': 'compute1.example',
+             'service': {'host': 'compute1'}},
+            {'id': 'rp-0', 'hypervisor_hostname': 'compute0.example',
+             'service': {'host': 'compute0'}}]}
+
+
 class TestNoValidHostTrigger(base.BaseTestCase):
 
     def setUp(self):
@@ -167,8 +185,18 @@ class TestNoValidHostTrigger(base.BaseTestCase):
         self.fake_flavors = FakeFlavors(self.events)
         self.flavors = mock.Mock(wraps=self.fake_flavors)
         self.placement = FakePlacement(self.events)
+        self.hypervisors = FakeHypervisors()
+        self.capacity_hosts = ['compute1']
+        self.disruptive_hosts = []
+        group = self.useFixture(fixtures.MockPatchObject(
+            features, '_group')).mock.return_value
+        type(group).capacity_hosts = mock.PropertyMock(
+            side_effect=lambda: self.capacity_hosts)
+        type(group).disruptive_hosts = mock.PropertyMock(
+            side_effect=lambda: self.disruptive_hosts)
         self.trigger = novalidhost.NoValidHostTrigger(
-            self.test, self.flavors, self.placement, self.placement)
+            self.test, self.flavors, self.placement, self.placement,
+            self.hypervisors)
 
     def test_random_trait_name_is_a_valid_custom_trait(self):
         name = novalidhost.random_trait_name()
@@ -306,13 +334,39 @@ class TestNoValidHostTrigger(base.BaseTestCase):
                               self.trigger.add_capacity, RP)
         self.assertIn('generation conflict 5 times in a row', str(e))
 
-    def test_pick_provider(self):
+    def test_pick_provider_of_the_first_listed_host_with_a_node(self):
+        self.capacity_hosts = ['gone', 'compute0', 'compute1']
         self.assertEqual('rp-0', self.trigger.pick_provider())
-        self.assertEqual({'resources': 'VCPU:1'}, self.placement.list_params)
-        self.trigger.pick_provider('compute1')
-        self.assertEqual({'name': 'compute1'}, self.placement.list_params)
+        self.assertEqual(['2.53'], self.hypervisors.microversions)
+        self.assertIsNone(base_compute_client.COMPUTE_MICROVERSION)
+        self.assertEqual(RP, self.trigger.pick_provider('compute1'))
+
+    def test_capacity_hosts_default_to_disruptive_hosts(self):
+        self.capacity_hosts = []
+        self.disruptive_hosts = ['compute1']
+        self.assertEqual(RP, self.trigger.pick_provider())
+
+    def test_no_host_named_writes_nothing(self):
+        self.capacity_hosts = []
+        e = self.assertRaises(lib_exc.InvalidConfiguration,
+                              self.trigger.pick_provider)
+        self.assertIn('set [nova_conformance] capacity_hosts', str(e))
+        self.trigger.create_flavor('project-1')
+        self.assertRaises(lib_exc.InvalidConfiguration,
+                          self.trigger.add_capacity)
+        self.assertEqual([], self.hypervisors.microversions)
+        self.assertEqual([('create_flavor', 'f1'),
+                          ('create_trait', self.trigger.trait)], self.events)
+
+    def test_a_host_not_listed_is_refused(self):
+        self.capacity_hosts = ['compute1']
+        e = self.assertRaises(lib_exc.InvalidConfiguration,
+                              self.trigger.pick_provider, 'compute0')
+        self.assertIn('capacity_hosts lists only compute1', str(e))
+        self.assertEqual([], self.hypervisors.microversions)
 
     def test_add_capacity_picks_a_provider(self):
+        self.capacity_hosts = ['compute0']
         self.placement.traits['rp-0'] = []
         self.placement.generation['rp-0'] = 1
         self.trigger.create_flavor('project-1')
@@ -320,11 +374,12 @@ class TestNoValidHostTrigger(base.BaseTestCase):
         self.assertEqual([self.trigger.trait], self.placement.traits['rp-0'])
         self.assertNotIn(self.trigger.trait, self.placement.traits[RP])
 
-    def test_no_provider(self):
-        self.placement.list_resource_providers = mock.Mock(
-            return_value={'resource_providers': []})
-        self.assertRaises(lib_exc.InvalidConfiguration,
-                          self.trigger.pick_provider, 'nohost')
+    def test_no_node_of_the_listed_hosts(self):
+        self.capacity_hosts = ['nohost']
+        e = self.assertRaises(lib_exc.InvalidConfiguration,
+                              self.trigger.pick_provider)
+        self.assertIn('No compute node of nohost', str(e))
+        self.assertIn('with a compute node: compute0, compute1', str(e))
 
     def test_add_capacity_needs_the_flavor_first(self):
         self.assertRaises(RuntimeError, self.trigger.add_capacity, RP)
