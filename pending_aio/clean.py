@@ -25,7 +25,18 @@ Checks, as admin:
   no router.
 
 Prints every leftover and exits 1 if there is any.
+
+``python -m pending_aio check-trait-writes OFFSET``: the trait writes
+Tempest made (``PUT /resource_providers/{uuid}/traits`` in placement's
+access log from byte OFFSET on) went only to the providers of the hosts
+the cloud claims in ``capacity_hosts``, and there were some.
 """
+
+import collections
+import os
+import re
+
+import yaml
 
 from pending_aio import client
 
@@ -80,4 +91,47 @@ def main(argv=None):
     for problem in problems:
         print('leftover: %s' % problem)
     print('clean: %s' % ('no' if problems else 'yes'))
+    return 1 if problems else 0
+
+
+# placement's access log: a trait write and its user agent (Tempest's
+# clients are urllib3's; nova-compute names itself).
+TRAIT_WRITE = re.compile(r'"PUT /resource_providers/([0-9a-f-]+)/traits '
+                         r'HTTP/[0-9.]+" (\d+) .* "([^"]*)"$')
+
+
+def trait_writes(lines):
+    """{provider uuid: count} of Tempest's trait writes among ``lines``."""
+    writes = collections.Counter()
+    for line in lines:
+        match = TRAIT_WRITE.search(line.rstrip('\n'))
+        if match and match.group(3).startswith('python-urllib3'):
+            writes[match.group(1)] += 1
+    return writes
+
+
+def check_trait_writes(argv):
+    aio = os.environ['AIO_DIR']
+    with open(os.path.join(aio, 'claims.yaml')) as f:
+        allowed = str(yaml.safe_load(f).get('capacity_hosts') or '')
+    allowed = [h.strip() for h in allowed.split(',') if h.strip()]
+    with open(os.path.join(aio, 'logs', 'placement.log')) as f:
+        f.seek(int(argv[0]))
+        writes = trait_writes(f)
+    conn = client.connect('aio-admin')
+    hosts = {h.id: h.service_details['host']
+             for h in conn.compute.hypervisors(details=True)}
+    problems = ['%d trait writes to the provider of %s (%s), not one of '
+                'capacity_hosts %s' % (n, hosts.get(uuid, '?'), uuid,
+                                       allowed)
+                for uuid, n in sorted(writes.items())
+                if hosts.get(uuid) not in allowed]
+    if not writes:
+        problems.append('no trait write by Tempest in the log: the check '
+                        'saw nothing')
+    for uuid, n in sorted(writes.items()):
+        print('trait writes: %d to %s (%s)'
+              % (n, hosts.get(uuid, '?'), uuid))
+    for problem in problems:
+        print('problem: %s' % problem)
     return 1 if problems else 0

@@ -40,6 +40,9 @@ SUBCOMMANDS = {
               'smoke checks: the cloud is a real cloud'),
     'check-clean': ('pending_aio.clean', 'main',
                     'nothing left behind, every compute restored'),
+    'check-trait-writes': ('pending_aio.clean', 'check_trait_writes',
+                           'Tempest wrote traits to the claimed capacity '
+                           'hosts only'),
     'check-host': ('pending_aio.host', 'main',
                    'loopback listeners only, no secret readable by others'),
     'keepalive-probe': ('pending_aio.keepalive', 'main',

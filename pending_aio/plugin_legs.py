@@ -261,10 +261,14 @@ def leg_profiles():
     plant_orphan_trait()
     regex = os.environ.get('PLUGIN_REGEX') or PLUGIN_REGEX
     log = sh.path('logs', 'suite-admin_only.log')
+    placement_log = sh.path('logs', 'placement.log')
+    offset = os.path.getsize(placement_log)
     tee_plugin(log, '--regex', regex)
     if regex == PLUGIN_REGEX:
         # Each recheck test checks db counting, then unified limits.
         quota_tests_passed('db and unified_limits', log)
+        sh.echo('-- trait writes only to the claimed capacity_hosts')
+        sh.pending_aio('check-trait-writes', str(offset))
     report('admin_only')
 
     sh.stage('wrong claims on the reference cloud')

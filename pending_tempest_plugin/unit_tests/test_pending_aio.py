@@ -24,6 +24,7 @@ from oslotest import base
 import pending_aio
 from pending_aio import bench
 from pending_aio import checks
+from pending_aio import clean
 from pending_aio import cli
 from pending_aio import cloud
 from pending_aio import host
@@ -159,6 +160,30 @@ class TestChecks(base.BaseTestCase):
         exc = self.assertRaises(SystemExit, checks.wait_or_exit, 'x',
                                 lambda: False, 0, 0, 'tool: gave up')
         self.assertEqual('tool: gave up', exc.code)
+
+
+class TestTraitWrites(base.BaseTestCase):
+
+    def test_only_tempests_trait_writes_count(self):
+        lines = [
+            '127.0.0.1 - - [27/Nov/2026:17:40:28 +0000] "PUT /resource_'
+            'providers/7e8968f7-9ae9/traits HTTP/1.1" 200 554 "-" '
+            '"python-urllib3/2.8.0"\n',
+            '127.0.0.1 - - [27/Nov/2026:17:40:29 +0000] "PUT /resource_'
+            'providers/7e8968f7-9ae9/traits HTTP/1.1" 500 312 "-" '
+            '"python-urllib3/2.8.0"\n',
+            # nova-compute writes its own provider's traits.
+            '127.0.0.1 - - [27/Nov/2026:17:39:13 +0000] "PUT /resource_'
+            'providers/6bac2ef0-217f/traits HTTP/1.1" 200 535 "-" '
+            '"nova-compute keystoneauth1/5.18.1 python-requests/2.34.2"\n',
+            # A read, and placement's own request log line.
+            '127.0.0.1 - - [27/Nov/2026:17:39:14 +0000] "GET /resource_'
+            'providers/6bac2ef0-217f/traits HTTP/1.1" 200 535 "-" '
+            '"python-urllib3/2.8.0"\n',
+            '2026-11-27 17:37:19.254 29565 INFO placement.requestlog [req-1] '
+            '127.0.0.1 "PUT /resource_providers/6bac2ef0-217f/traits" '
+            'status: 200 len: 508 microversion: 1.6\n']
+        self.assertEqual({'7e8968f7-9ae9': 2}, clean.trait_writes(lines))
 
 
 class TestBench(fakes.FileTestCase):
