@@ -230,6 +230,17 @@ def plant_orphan_trait():
     sh.pending_aio('fixtures', 'orphan-trait', tempest_conf())
 
 
+def placement_log_size():
+    """Where placement's access log ends now (bytes)."""
+    return os.path.getsize(sh.path('logs', 'placement.log'))
+
+
+def trait_writes_checked(offset):
+    """Tempest's trait writes since ``offset`` went to capacity_hosts."""
+    sh.echo('-- trait writes only to the claimed capacity_hosts')
+    sh.pending_aio('check-trait-writes', str(offset))
+
+
 def quota_tests_passed(mode, log):
     """The three quota recheck tests passed (not skipped) in a run's log."""
     found = sh.grep(QUOTA_PASSED, log)
@@ -261,14 +272,12 @@ def leg_profiles():
     plant_orphan_trait()
     regex = os.environ.get('PLUGIN_REGEX') or PLUGIN_REGEX
     log = sh.path('logs', 'suite-admin_only.log')
-    placement_log = sh.path('logs', 'placement.log')
-    offset = os.path.getsize(placement_log)
+    offset = placement_log_size()
     tee_plugin(log, '--regex', regex)
     if regex == PLUGIN_REGEX:
         # Each recheck test checks db counting, then unified limits.
         quota_tests_passed('db and unified_limits', log)
-        sh.echo('-- trait writes only to the claimed capacity_hosts')
-        sh.pending_aio('check-trait-writes', str(offset))
+        trait_writes_checked(offset)
     report('admin_only')
 
     sh.stage('wrong claims on the reference cloud')

@@ -534,7 +534,8 @@ class TestOtherStages(StageTestCase):
                 sh, name, lambda *a, **k: None))
         for name in ('switch_profile', 'plant_orphan_trait', 'run_plugin',
                      'report', 'quota_tests_passed', 'expect_fail',
-                     'clean', 'skips_name_options'):
+                     'clean', 'skips_name_options', 'placement_log_size',
+                     'trait_writes_checked'):
             self.useFixture(fixtures.MockPatchObject(
                 plugin_legs, name, lambda *a, **k: None))
         leg = conformance.PENDING_OFF_LEG
