@@ -231,8 +231,11 @@ class Cell0Test(base.ConformanceTest):
     UNIFIED_LIMITS = {'instances': 'servers', 'cores': 'class:VCPU',
                       'ram': 'class:MEMORY_MB'}
 
-    def set_quota(self, *, mode=None, quotas=None, **limits):
+    def set_quota(self, *, mode=None, quotas=None, project_id=None,
+                  **limits):
         """Change the owner's quota; return the function that restores it.
+
+        ``project_id``: another project's instead of the owner's.
 
         The restore also runs at cleanup (once: calling it first makes the
         cleanup a no-op).  Where the quota is counted with unified limits
@@ -243,18 +246,16 @@ class Cell0Test(base.ConformanceTest):
         admin's quota sets client; default: the cloud's compute endpoint).
         """
         quotas = quotas or self.admin_quotas
+        project_id = project_id or self.owner_project_id
         if (mode or CONF.nova_conformance.quota_counting) == 'unified_limits':
-            undo = self._set_project_limits(limits)
+            undo = self._set_project_limits(limits, project_id)
         else:
-            original = quotas.show_quota_set(
-                self.owner_project_id)['quota_set']
+            original = quotas.show_quota_set(project_id)['quota_set']
             restore = dict((key, original[key]) for key in limits)
-            quotas.update_quota_set(
-                self.owner_project_id, force=True, **limits)
+            quotas.update_quota_set(project_id, force=True, **limits)
 
             def undo():
-                quotas.update_quota_set(
-                    self.owner_project_id, force=True, **restore)
+                quotas.update_quota_set(project_id, force=True, **restore)
         done = []
 
         def restore_once():
@@ -266,7 +267,7 @@ class Cell0Test(base.ConformanceTest):
         self.addCleanup(restore_once)
         return restore_once
 
-    def _set_project_limits(self, limits):
+    def _set_project_limits(self, limits, project_id):
         identity = self.os_admin.identity_limits_client
         services = self.os_admin.identity_services_v3_client.list_services(
             type='compute')['services']
@@ -283,7 +284,7 @@ class Cell0Test(base.ConformanceTest):
         created = []
         for resource, value in sorted(limits.items()):
             limit = identity.create_limit(
-                regions[0], services[0]['id'], self.owner_project_id,
+                regions[0], services[0]['id'], project_id,
                 self.UNIFIED_LIMITS[resource], value,
                 description='pending-tempest-plugin quota test')
             created.append(limit['limits'][0]['id'])

@@ -103,8 +103,8 @@ _APPLY_REQUEST = "        instance.update(kwargs)\n        return image\n"
 
 # compute.API._get_request_spec_for_cell0_rebuild: the requested networks
 # are validated again (which sets the network of each requested port).
-_VALIDATE_NETWORKS = ("                context, requested_networks, 1) < 1:\n"
-                      "            raise exception.PortLimitExceeded()\n")
+_VALIDATE_NETWORKS = ("                owner, requested_networks.as_tuples(), 1,\n"
+                      "                check_port_quota=False)\n")
 
 # conductor: the requested networks of an instance buried in cell0 are
 # stored in its request spec.
@@ -129,6 +129,8 @@ def _persist_only(field):
 _SECOND_BURIAL = _REBUILD + 'test_second_burial_keeps_everything\\['
 _REQUEST = _REBUILD + 'test_rebuild_request_applied_rest_kept\\['
 _NETWORKS = _REBUILD + 'test_rebuild_keeps_requested_networks\\['
+_CALLERS = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+            'test_cell0_rebuild_callers\\.Cell0RebuildOtherCaller\\w*Test\\.')
 
 _NOTIFY = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
            'test_notifications\\.Notifications\\w*Test\\.')
@@ -270,6 +272,46 @@ MUTANTS = {
         'programs': ['nova-api'],
         'tests': _NETWORKS,
         'message': 'expected 202 Accepted, got 409',
+    },
+    'rebuild-validates-in-callers-project': {
+        'requirements': ['RB-34'],
+        'what': 'the cell0 rebuild validates the requested networks in the '
+                "caller's project, not the owner's: networks \"auto\" are "
+                "ambiguous for an admin whose project has networks",
+        'file': 'nova/compute/api.py',
+        'old': "        owner = self._owner_context(context, instance)\n",
+        'new': "        owner = context\n",
+        'programs': ['nova-api'],
+        'tests': _CALLERS + 'test_rebuild_auto_network_by_admin_of_another_'
+                            'project\\[',
+        'message': 'expected 202 Accepted, got 409',
+    },
+    'cell0-rebuild-quota-counts-caller': {
+        'requirements': ['RB-35'],
+        'what': "the conductor's quota check before a cell0 rebuild counts "
+                "the caller's project and user, not the owner's",
+        'file': 'nova/conductor/manager.py',
+        'old': "        flavor = instance.flavor\n"
+               "        project_id = instance.project_id\n"
+               "        user_id = instance.user_id\n",
+        'new': "        flavor = instance.flavor\n"
+               "        project_id = context.project_id\n"
+               "        user_id = context.user_id\n",
+        'programs': ['nova-conductor'],
+        'tests': _CALLERS + 'test_quota_counted_for_the_owner\\[',
+        'message': "quota counted for the caller's project?",
+    },
+    'cell0-rebuild-fixed-ip-taken-500': {
+        'requirements': ['RB-36'],
+        'what': 'the rebuild action does not map FixedIpAlreadyInUse: a '
+                'cell0 rebuild whose fixed IP was taken meanwhile is a 500',
+        'file': 'nova/api/openstack/compute/servers.py',
+        'old': "                exception.UnableToAutoAllocateNetwork,\n"
+               "                exception.FixedIpAlreadyInUse,\n",
+        'new': "                exception.UnableToAutoAllocateNetwork,\n",
+        'programs': ['nova-api'],
+        'tests': _RACES + 'test_rebuild_refused_for_fixed_ip_taken\\[',
+        'message': 'expected a 4xx naming the address',
     },
     'rebuild-replaces-requested-port': {
         'requirements': ['RB-28'],
@@ -958,7 +1000,8 @@ MUTANTS = {
                 'not in the API (a deleted port is still refused by a later '
                 'check, so only the taken port shows the bug)',
         'file': 'nova/compute/api.py',
-        'old': "        if self._check_requested_networks(\n"
+        'old': "        if not requested_networks.no_allocate:\n"
+               "            self.network_api.validate_networks(\n"
                + _VALIDATE_NETWORKS,
         'new': "",
         'programs': ['nova-api'],
@@ -1089,7 +1132,9 @@ BATCHES = [
     ['rebuild-drops-user-data', 'rebuild-renames-hostname',
      'persisted-networks-first-only', 'bury-forgets-networks-none',
      'pending-delete-admin-only', 'reburial-always-error',
-     'quota-counts-deleted-rebuilt-servers'],
+     'quota-counts-deleted-rebuilt-servers',
+     'rebuild-validates-in-callers-project',
+     'cell0-rebuild-quota-counts-caller', 'cell0-rebuild-fixed-ip-taken-500'],
     # The mutants that break the setup of other tests, each with mutants
     # whose tests do not need what it breaks.
     ['rebuild-refuses-pending', 'host-status-show-needs-2-17'],

@@ -129,6 +129,26 @@ class Cell0RebuildBase(cell0_base.Cell0Test):
                                             expect['fixed_ip'], shown))
         return problems
 
+    def _rebuilt_auto_network_server(self, client=None):
+        """A server with networks "auto", buried and rebuilt to ACTIVE.
+
+        :param client: the servers client that rebuilds (default: the
+                       owner's).
+        :returns: (the server, the owner's auto-allocated network); the
+                  topology is deleted at cleanup, after the server.
+        """
+        networks_client = self.os_admin.networks_client
+        uri = '/auto-allocated-topology/%s' % self.owner_project_id
+        # Runs after the server's deletion (cleanups run last in, first
+        # out): its port must be gone before the topology can go.
+        self.addCleanup(networks_client.delete_resource, uri)
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version='2.37', networks='auto')
+        trigger.add_capacity()
+        body = self.rebuild_to_active(server['id'], client=client)
+        topology = networks_client.show_resource(uri)
+        return body, topology['auto_allocated_topology']['id']
+
     @staticmethod
     def _tag_problems(body, tags, when):
         got = body.get('tags')
@@ -838,24 +858,14 @@ class Cell0RebuildAutoNetworkTest(Cell0RebuildBase):
         auto-allocated for the project, and an address; the topology is
         deleted at cleanup, after the server.
         """
-        networks_client = self.os_admin.networks_client
-        uri = '/auto-allocated-topology/%s' % self.owner_project_id
-        # Runs after the server's deletion (cleanups run last in, first
-        # out): its port must be gone before the topology can go.
-        self.addCleanup(networks_client.delete_resource, uri)
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, version='2.37', networks='auto')
-        trigger.add_capacity()
-        body = self.rebuild_to_active(server['id'])
-        topology = networks_client.show_resource(uri)
-        auto_net = topology['auto_allocated_topology']['id']
+        body, auto_net = self._rebuilt_auto_network_server()
         nets = [p['network_id'] for p in self.os_admin.ports_client.list_ports(
-            device_id=server['id'])['ports']]
+            device_id=body['id'])['ports']]
         self.assertEqual(
             [auto_net], nets, 'Server %s booted with networks "auto" in a '
             'project without networks, after the cell0 rebuild: networks of '
             "its ports, expected only the project's auto-allocated network"
-            % server['id'])
+            % body['id'])
         self.assertTrue(checks.addresses_of(body),
                         'Server %s booted with networks "auto": no address '
-                        'after the cell0 rebuild' % server['id'])
+                        'after the cell0 rebuild' % body['id'])

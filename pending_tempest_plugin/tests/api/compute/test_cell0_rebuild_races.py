@@ -23,6 +23,8 @@ interp-rebuild-network-validation, interp-requested-networks-sticky).
 import threading
 
 from tempest import config
+from tempest.lib.common.utils import data_utils
+from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
@@ -269,6 +271,51 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
                          'Port %s after the refused rebuild of server %s: '
                          'expected it still bound to server %s' % (
                              port['id'], server['id'], other['id']))
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('6c9a0300-ed70-413e-a8b4-d3061b1ca4dc')
+    @markers.requirements('RB-36')
+    def test_rebuild_refused_for_fixed_ip_taken(self):
+        """A requested fixed IP taken while the server waited.
+
+        Another port of the owner holds the address: the rebuild is refused
+        with a 4xx naming it (the create API's 400, not a 500), the server
+        stays buried; once the port is deleted, the same server rebuilds
+        with that address.
+        """
+        network, subnet = self.create_network(small_pool=True)
+        fixed_ip = subnet['cidr'].rsplit('.', 1)[0] + '.13'
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv, networks=[
+            {'uuid': network['id'], 'fixed_ip': fixed_ip}])
+        ports = self.os_primary.ports_client
+        holder = ports.create_port(
+            network_id=network['id'],
+            fixed_ips=[{'subnet_id': subnet['id'], 'ip_address': fixed_ip}],
+            name=data_utils.rand_name(name=self.__class__.__name__ + '-ip',
+                                      prefix=CONF.resource_name_prefix))
+        holder = holder['port']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        ports.delete_port, holder['id'])
+        trigger.add_capacity()
+        with self.at(self.rebuild_mv):
+            outcome = self._rebuild_outcome(server['id'])
+        code, _, detail = outcome
+        self.assertTrue(
+            code is not None and 400 <= code < 500 and fixed_ip in detail,
+            'Cell0 rebuild of server %s whose requested fixed IP %s is held '
+            'by port %s: expected a 4xx naming the address, got %s' % (
+                server['id'], fixed_ip, holder['id'],
+                checks.describe_outcomes([outcome])))
+        after = self.show(server['id'])
+        self.assert_state(after, self.expected_buried(),
+                          'after the refused rebuild')
+        ports.delete_port(holder['id'])
+        body = self.rebuild_to_active(server['id'])
+        addresses = checks.addresses_of(body)
+        self.assertEqual([fixed_ip], addresses,
+                         'Server %s rebuilt once its fixed IP was free: '
+                         'expected only that address' % server['id'])
 
 
 class Cell0RebuildUnpinTest(Cell0RebuildRacesBase):
