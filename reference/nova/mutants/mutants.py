@@ -103,7 +103,8 @@ _APPLY_REQUEST = "        instance.update(kwargs)\n        return image\n"
 
 # compute.API._get_request_spec_for_cell0_rebuild: the requested networks
 # are validated again (which sets the network of each requested port).
-_VALIDATE_NETWORKS = ("                owner, requested_networks.as_tuples(), 1,\n"
+_VALIDATE_NETWORKS = ("                owner, requested_networks.as_tuples(), "
+                      "1,\n"
                       "                check_port_quota=False)\n")
 
 # conductor: the requested networks of an instance buried in cell0 are
@@ -312,6 +313,18 @@ MUTANTS = {
         'programs': ['nova-api'],
         'tests': _RACES + 'test_rebuild_refused_for_fixed_ip_taken\\[',
         'message': 'expected a 4xx naming the address',
+    },
+    'cell0-rebuild-root-volume-gone-500': {
+        'requirements': ['RB-37'],
+        'what': 'the rebuild action does not map VolumeNotFound: a cell0 '
+                'rebuild whose root volume was deleted meanwhile is a 500',
+        'file': 'nova/api/openstack/compute/servers.py',
+        'old': "                exception.VolumeNotFound,\n"
+               "                exception.SnapshotNotFound,\n",
+        'new': "                exception.SnapshotNotFound,\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_refused_for_deleted_root_volume\\[',
+        'message': 'expected a 4xx naming the volume, got 500',
     },
     'rebuild-replaces-requested-port': {
         'requirements': ['RB-28'],
@@ -1134,7 +1147,8 @@ BATCHES = [
      'pending-delete-admin-only', 'reburial-always-error',
      'quota-counts-deleted-rebuilt-servers',
      'rebuild-validates-in-callers-project',
-     'cell0-rebuild-quota-counts-caller', 'cell0-rebuild-fixed-ip-taken-500'],
+     'cell0-rebuild-quota-counts-caller', 'cell0-rebuild-fixed-ip-taken-500',
+     'cell0-rebuild-root-volume-gone-500'],
     # The mutants that break the setup of other tests, each with mutants
     # whose tests do not need what it breaks.
     ['rebuild-refuses-pending', 'host-status-show-needs-2-17'],

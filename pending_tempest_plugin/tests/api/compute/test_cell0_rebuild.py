@@ -780,6 +780,48 @@ class Cell0RebuildVolumeTest(Cell0RebuildBase):
                 'Volume %s after its rebuilt server was deleted' %
                 volume['id'])
 
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('a8e6719b-2b18-40a8-9fe2-cca7c1331043')
+    @markers.requirements('RB-37')
+    def test_rebuild_refused_for_deleted_root_volume(self):
+        """The root volume deleted while the server waited: a 4xx.
+
+        The volume is force-deleted by admin (it is reserved for the
+        buried server).  The rebuild answers a 4xx naming the volume (the
+        create API's 400, never a 500); the server stays buried, can be
+        deleted, and nothing of it is left.
+        """
+        root = self.create_volume(imageRef=CONF.compute.image_ref)
+        bdm = [{'boot_index': 0, 'uuid': root['id'],
+                'source_type': 'volume', 'destination_type': 'volume',
+                'delete_on_termination': False}]
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv, image='',
+                           block_device_mapping_v2=bdm)
+        admin_volumes = self.os_admin.volumes_client_latest
+        admin_volumes.force_delete_volume(root['id'])
+        waiters.wait_for_volume_deletion(admin_volumes, root['id'])
+        trigger.add_capacity()
+        code, outcome = 202, '202 Accepted'
+        try:
+            with self.at(self.rebuild_mv):
+                self.owner_servers.rebuild_server(server['id'],
+                                                  CONF.compute.image_ref)
+        except lib_exc.RestClientException as exc:
+            code = exc.resp.status
+            outcome = '%s %s' % (code, exc.resp_body)
+        self.assertTrue(
+            400 <= code < 500 and root['id'] in outcome,
+            'Cell0 rebuild of server %s whose root volume %s was deleted: '
+            'expected a 4xx naming the volume, got %s' % (
+                server['id'], root['id'], outcome))
+        after = self.show(server['id'])
+        self.assert_state(after, self.expected_buried(),
+                          'after the refused rebuild')
+        self.owner_servers.delete_server(server['id'])
+        waiters.wait_for_server_deletion(self.admin_servers, server['id'])
+        self.assertEqual([], self.leftovers(server['id']))
+
     @decorators.idempotent_id('5032cb56-3539-469f-8def-1c8f50e12e77')
     @markers.requirements('RB-06')
     def test_rebuild_boot_from_image_to_volume(self):
