@@ -326,6 +326,19 @@ MUTANTS = {
         'tests': _REBUILD + 'test_rebuild_refused_for_deleted_root_volume\\[',
         'message': 'expected a 4xx naming the volume, got 500',
     },
+    'cell0-rebuild-data-volumes-unchecked': {
+        'requirements': ['RB-37'],
+        'what': 'the cell0 rebuild looks up the root volume only: a data '
+                'volume deleted meanwhile makes the build fail in a cell '
+                '(202, then ERROR) instead of a 400',
+        'file': 'nova/compute/api.py',
+        'old': "            if bdm.volume_id and bdm is not root_bdm:\n",
+        'new': "            if False:\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_refused_for_deleted_data_volume'
+                            '\\[',
+        'message': 'expected a 4xx naming the volume, got 202',
+    },
     'rebuild-replaces-requested-port': {
         'requirements': ['RB-28'],
         'what': 'the cell0 rebuild asks for a new port on the network of '
@@ -1148,7 +1161,8 @@ BATCHES = [
      'quota-counts-deleted-rebuilt-servers',
      'rebuild-validates-in-callers-project',
      'cell0-rebuild-quota-counts-caller', 'cell0-rebuild-fixed-ip-taken-500',
-     'cell0-rebuild-root-volume-gone-500'],
+     'cell0-rebuild-root-volume-gone-500',
+     'cell0-rebuild-data-volumes-unchecked'],
     # The mutants that break the setup of other tests, each with mutants
     # whose tests do not need what it breaks.
     ['rebuild-refuses-pending', 'host-status-show-needs-2-17'],

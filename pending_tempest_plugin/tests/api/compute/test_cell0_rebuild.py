@@ -780,27 +780,31 @@ class Cell0RebuildVolumeTest(Cell0RebuildBase):
                 'Volume %s after its rebuilt server was deleted' %
                 volume['id'])
 
-    @decorators.attr(type='negative')
-    @decorators.idempotent_id('a8e6719b-2b18-40a8-9fe2-cca7c1331043')
-    @markers.requirements('RB-37')
-    def test_rebuild_refused_for_deleted_root_volume(self):
-        """The root volume deleted while the server waited: a 4xx.
+    def _refused_for_deleted_volume(self, which):
+        """A volume of the server deleted while it waited: a 4xx.
 
-        The volume is force-deleted by admin (it is reserved for the
-        buried server).  The rebuild answers a 4xx naming the volume (the
-        create API's 400, never a 500); the server stays buried, can be
-        deleted, and nothing of it is left.
+        The server boots from a root volume and has a data volume;
+        ``which`` of them (``root`` or ``data``) is force-deleted by admin
+        (it is reserved for the buried server).  The rebuild answers a 4xx
+        naming the volume (the create API's 400, never a 500, nor a build
+        that fails in a cell); the server stays buried, can be deleted,
+        and nothing of it is left.
         """
-        root = self.create_volume(imageRef=CONF.compute.image_ref)
-        bdm = [{'boot_index': 0, 'uuid': root['id'],
+        volumes = {'root': self.create_volume(
+            imageRef=CONF.compute.image_ref), 'data': self.create_volume()}
+        bdm = [{'boot_index': 0, 'uuid': volumes['root']['id'],
                 'source_type': 'volume', 'destination_type': 'volume',
+                'delete_on_termination': False},
+               {'uuid': volumes['data']['id'], 'source_type': 'volume',
+                'destination_type': 'volume',
                 'delete_on_termination': False}]
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger, version=self.rebuild_mv, image='',
                            block_device_mapping_v2=bdm)
+        gone = volumes[which]['id']
         admin_volumes = self.os_admin.volumes_client_latest
-        admin_volumes.force_delete_volume(root['id'])
-        waiters.wait_for_volume_deletion(admin_volumes, root['id'])
+        admin_volumes.force_delete_volume(gone)
+        waiters.wait_for_volume_deletion(admin_volumes, gone)
         trigger.add_capacity()
         code, outcome = 202, '202 Accepted'
         try:
@@ -811,16 +815,30 @@ class Cell0RebuildVolumeTest(Cell0RebuildBase):
             code = exc.resp.status
             outcome = '%s %s' % (code, exc.resp_body)
         self.assertTrue(
-            400 <= code < 500 and root['id'] in outcome,
-            'Cell0 rebuild of server %s whose root volume %s was deleted: '
+            400 <= code < 500 and gone in outcome,
+            'Cell0 rebuild of server %s whose %s volume %s was deleted: '
             'expected a 4xx naming the volume, got %s' % (
-                server['id'], root['id'], outcome))
+                server['id'], which, gone, outcome))
         after = self.show(server['id'])
         self.assert_state(after, self.expected_buried(),
                           'after the refused rebuild')
         self.owner_servers.delete_server(server['id'])
         waiters.wait_for_server_deletion(self.admin_servers, server['id'])
         self.assertEqual([], self.leftovers(server['id']))
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('a8e6719b-2b18-40a8-9fe2-cca7c1331043')
+    @markers.requirements('RB-37')
+    def test_rebuild_refused_for_deleted_root_volume(self):
+        """The root volume deleted while the server waited: a 4xx."""
+        self._refused_for_deleted_volume('root')
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('5f600c88-29e9-4751-a8f7-f9c609d4b5f1')
+    @markers.requirements('RB-37')
+    def test_rebuild_refused_for_deleted_data_volume(self):
+        """A data volume deleted while the server waited: a 4xx."""
+        self._refused_for_deleted_volume('data')
 
     @decorators.idempotent_id('5032cb56-3539-469f-8def-1c8f50e12e77')
     @markers.requirements('RB-06')
