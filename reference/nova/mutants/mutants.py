@@ -339,6 +339,20 @@ MUTANTS = {
                             '\\[',
         'message': 'expected a 4xx naming the volume, got 202',
     },
+    'cell0-rebuild-security-groups-unchecked': {
+        'requirements': ['RB-38'],
+        'what': 'the cell0 rebuild does not validate the security groups '
+                'again: a group deleted meanwhile makes the build fail in a '
+                'cell (202, then ERROR) instead of a 400',
+        'file': 'nova/compute/api.py',
+        'old': "        if 'security_groups' in request_spec and "
+               "request_spec.security_groups:\n",
+        'new': "        if False:\n",
+        'programs': ['nova-api'],
+        'tests': _RACES + 'test_rebuild_refused_for_deleted_security_group'
+                          '\\[',
+        'message': 'expected a 4xx naming the group, got 202',
+    },
     'rebuild-replaces-requested-port': {
         'requirements': ['RB-28'],
         'what': 'the cell0 rebuild asks for a new port on the network of '
@@ -1162,7 +1176,8 @@ BATCHES = [
      'rebuild-validates-in-callers-project',
      'cell0-rebuild-quota-counts-caller', 'cell0-rebuild-fixed-ip-taken-500',
      'cell0-rebuild-root-volume-gone-500',
-     'cell0-rebuild-data-volumes-unchecked'],
+     'cell0-rebuild-data-volumes-unchecked',
+     'cell0-rebuild-security-groups-unchecked'],
     # The mutants that break the setup of other tests, each with mutants
     # whose tests do not need what it breaks.
     ['rebuild-refuses-pending', 'host-status-show-needs-2-17'],

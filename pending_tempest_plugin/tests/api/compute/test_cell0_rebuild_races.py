@@ -190,7 +190,7 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
 
 
 class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
-    """A requested port deleted or taken while the server waited."""
+    """A requested port, fixed IP or security group gone while it waited."""
 
     required_features = (features.cell0_rebuild, features.networks)
 
@@ -316,6 +316,46 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
         self.assertEqual([fixed_ip], addresses,
                          'Server %s rebuilt once its fixed IP was free: '
                          'expected only that address' % server['id'])
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('8fac7173-fa5f-404c-b2a4-3bd41a6dc90b')
+    @markers.requirements('RB-38')
+    def test_rebuild_refused_for_deleted_security_group(self):
+        """A requested security group deleted while the server waited.
+
+        The server is created with a group of the owner's, by name; the
+        group is deleted while the server is buried.  The rebuild answers
+        a 4xx naming the group (the create API's 400, not a build that
+        fails in a cell); the server stays buried and can be deleted.
+        """
+        groups = self.os_primary.security_groups_client
+        name = data_utils.rand_name(name=self.__class__.__name__ + '-sg',
+                                    prefix=CONF.resource_name_prefix)
+        group = groups.create_security_group(name=name)['security_group']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        groups.delete_security_group, group['id'])
+        network, _ = self.create_network()
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv,
+                           networks=[{'uuid': network['id']}],
+                           security_groups=[{'name': name}])
+        groups.delete_security_group(group['id'])
+        trigger.add_capacity()
+        with self.at(self.rebuild_mv):
+            outcome = self._rebuild_outcome(server['id'])
+        code, _, detail = outcome
+        self.assertTrue(
+            code is not None and 400 <= code < 500 and (
+                group['id'] in detail or name in detail),
+            'Cell0 rebuild of server %s whose security group %s (%s) was '
+            'deleted: expected a 4xx naming the group, got %s' % (
+                server['id'], name, group['id'],
+                checks.describe_outcomes([outcome])))
+        self.assert_state(self.show(server['id']), self.expected_buried(),
+                          'after the refused rebuild')
+        self.owner_servers.delete_server(server['id'])
+        waiters.wait_for_server_deletion(self.admin_servers, server['id'])
+        self.assertEqual([], self.leftovers(server['id']))
 
 
 class Cell0RebuildUnpinTest(Cell0RebuildRacesBase):
