@@ -57,13 +57,28 @@ def _dict_string(mapping):
     return ','.join('%s:%s' % (k, mapping[k]) for k in sorted(mapping))
 
 
+class _Loader(yaml.SafeLoader):
+    """YAML with each number that has a fraction kept as it is written.
+
+    Every claim is a string to its option's type, so nothing is lost; but
+    a float would turn ``pending_state_microversion: 2.110`` into 2.11.
+    """
+
+
+def _float_as_written(loader, node):
+    return loader.construct_scalar(node)
+
+
+_Loader.add_constructor('tag:yaml.org,2002:float', _float_as_written)
+
+
 def load(path):
     """The claims of ``path`` as a dict; ClaimsError if anything is off."""
     if path is None:
         return validate({}, '(no claims file)')
     try:
         with open(path) as f:
-            data = yaml.safe_load(f)
+            data = yaml.load(f, Loader=_Loader)  # nosec: a SafeLoader
     except OSError as e:
         raise ClaimsError('cannot read the claims file %s: %s' % (path, e))
     except yaml.YAMLError as e:
@@ -100,6 +115,13 @@ def validate(data, where):
                 key, value, 'boolean (true or false)'
                 if opt.type.__class__.__name__ == 'Boolean'
                 else 'string or number'))
+            continue
+        if isinstance(value, float) and key.endswith('_microversion'):
+            # YAML reads 2.110 as the number 2.11: a microversion is
+            # compared part by part, never as a number.
+            problems.append('%s: %r is a number; write the microversion as '
+                            'a string (%s: "2.110"), YAML reads 2.110 as '
+                            '2.11' % (key, value, key))
             continue
         if isinstance(value, (list, tuple)) and not _is_list(opt):
             problems.append('%s: %r is not a string or number'

@@ -89,6 +89,33 @@ class TestClaims(fakes.FileTestCase):
                               os.path.join(self.tmp, 'none.yaml'))
         self.assertIn('cannot read the claims file', str(e))
 
+    def test_microversions_read_as_written(self):
+        # YAML's float 2.110 would be 2.11: the claims file keeps the text.
+        got = claims.load(self.write('c.yaml', (
+            'pending_state_microversion: 2.110\n'
+            'cell0_rebuild_microversion: "2.111"\n'
+            'capacity_hosts: cn2\n'
+            'poll_interval: 0.25\n')))
+        self.assertEqual('2.110', got['pending_state_microversion'])
+        self.assertEqual('2.111', got['cell0_rebuild_microversion'])
+        self.assertEqual(0.25, got['poll_interval'])
+        # A float given as data, not as YAML text, is refused.
+        e = self.assertRaises(claims.ClaimsError, claims.validate,
+                              {'pending_state_microversion': 2.11}, 'x')
+        self.assertIn('write the microversion as a string', str(e))
+
+    def test_certify_refuses_an_unsupported_tempest(self):
+        err = self.useFixture(fixtures.MonkeyPatch('sys.stderr',
+                                                   io.StringIO())).new_value
+        self.useFixture(fixtures.MockPatchObject(
+            cli, '_versions', return_value={'tempest_version': '39.0.0'}))
+        self.useFixture(fixtures.MockPatchObject(
+            cli.ws, 'load_state', return_value={}))
+        self.assertEqual(2, cli.main(['run', '--workspace', self.tmp,
+                                      '--mode', 'certify']))
+        self.assertIn('--mode certify: Tempest 39.0.0 is outside the '
+                      'supported range', err.getvalue())
+
     def test_disruptive_hosts_list_or_string(self):
         for value in ('[cn1, cn2]', 'cn1,cn2'):
             got = claims.load(self.write('c.yaml', (
