@@ -579,7 +579,7 @@ MUTANTS = {
         'new': _SHOW_HOST_STATUS.replace("'2.16'", "'2.17'"),
         'programs': ['nova-api'],
         'tests': _HS + 'test_up_visibility\\[',
-        'message': "(GET server at 2.16)",
+        'message': "(GET server at 2.16, ",
     },
     'host-status-detail-needs-2-17': {
         'requirements': ['HS-02'],
@@ -590,7 +590,7 @@ MUTANTS = {
         'new': _DETAIL_HOST_STATUS.replace("'2.16'", "'2.17'"),
         'programs': ['nova-api'],
         'tests': _HS + 'test_up_visibility\\[',
-        'message': "(GET servers/detail at 2.16)",
+        'message': "(GET servers/detail at 2.16, ",
     },
     'host-status-from-2-15': {
         'requirements': ['HS-03'],
