@@ -297,6 +297,28 @@ class Cell0Test(base.ConformanceTest):
                 identity.expected_success(204, resp.status)
         return undo
 
+    def _rebuild_outcome(self, server_id):
+        """(HTTP status, server status, detail) of a rebuild as the owner.
+
+        Never raises for the answer: a test that expects a refusal judges
+        the status and the detail itself.
+        """
+        try:
+            body = self.owner_servers.rebuild_server(
+                server_id, CONF.compute.image_ref)['server']
+            return 202, body.get('status'), ''
+        except lib_exc.RestClientException as e:
+            return (getattr(getattr(e, 'resp', None), 'status', None), None,
+                    str(getattr(e, 'resp_body', e))[:300])
+        except Exception as e:   # a dropped connection, a timeout...
+            return None, None, repr(e)[:300]
+
+    def delete_leaving_nothing(self, server_id):
+        """Delete the server as the owner; fail if anything of it is left."""
+        self.owner_servers.delete_server(server_id)
+        waiters.wait_for_server_deletion(self.admin_servers, server_id)
+        self.assertEqual([], self.leftovers(server_id))
+
     def instance_events(self, server_id, action_name):
         """Events of the server's ``action_name`` actions, as admin sees."""
         with self.at(self.view_mv):

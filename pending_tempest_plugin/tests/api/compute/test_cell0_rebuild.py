@@ -588,9 +588,7 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
         in_use_before = self.usage('instances')[1]
         trigger.add_capacity()
         self.rebuild(server['id'])
-        self.owner_servers.delete_server(server['id'])
-        waiters.wait_for_server_deletion(self.admin_servers, server['id'])
-        self.assertEqual([], self.leftovers(server['id']))
+        self.delete_leaving_nothing(server['id'])
         self.assertEqual(in_use_before - 1, self.usage('instances')[1],
                          'instances in_use after deleting the server during '
                          'its cell0 rebuild')
@@ -806,25 +804,19 @@ class Cell0RebuildVolumeTest(Cell0RebuildBase):
         admin_volumes.force_delete_volume(gone)
         waiters.wait_for_volume_deletion(admin_volumes, gone)
         trigger.add_capacity()
-        code, outcome = 202, '202 Accepted'
-        try:
-            with self.at(self.rebuild_mv):
-                self.owner_servers.rebuild_server(server['id'],
-                                                  CONF.compute.image_ref)
-        except lib_exc.RestClientException as exc:
-            code = exc.resp.status
-            outcome = '%s %s' % (code, exc.resp_body)
+        with self.at(self.rebuild_mv):
+            outcome = self._rebuild_outcome(server['id'])
+        code, _, detail = outcome
         self.assertTrue(
-            400 <= code < 500 and gone in outcome,
+            code is not None and 400 <= code < 500 and gone in detail,
             'Cell0 rebuild of server %s whose %s volume %s was deleted: '
             'expected a 4xx naming the volume, got %s' % (
-                server['id'], which, gone, outcome))
+                server['id'], which, gone,
+                checks.describe_outcomes([outcome])))
         after = self.show(server['id'])
         self.assert_state(after, self.expected_buried(),
                           'after the refused rebuild')
-        self.owner_servers.delete_server(server['id'])
-        waiters.wait_for_server_deletion(self.admin_servers, server['id'])
-        self.assertEqual([], self.leftovers(server['id']))
+        self.delete_leaving_nothing(server['id'])
 
     @decorators.attr(type='negative')
     @decorators.idempotent_id('a8e6719b-2b18-40a8-9fe2-cca7c1331043')

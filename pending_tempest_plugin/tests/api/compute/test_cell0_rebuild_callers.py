@@ -77,10 +77,6 @@ class Cell0RebuildCallerBase(test_cell0_rebuild.Cell0RebuildBase):
             cidr=prefix + '0/28', project_id=cls.caller_project_id)
         return network
 
-    def rebuild_as_caller(self, server_id):
-        """The caller's cell0 rebuild; it must end ACTIVE, same ID."""
-        return self.rebuild_to_active(server_id, client=self.caller_servers)
-
     def port_problems(self, server_id, nets, when):
         """How the server's ports differ from ``nets``, all the owner's."""
         ports = self.os_admin.ports_client.list_ports(
@@ -124,7 +120,7 @@ class Cell0RebuildOtherCallerTest(Cell0RebuildCallerBase):
         trigger.add_capacity()
         when = 'after the cell0 rebuild by an admin of another project: '
         for server in (nics, none):
-            self.rebuild_as_caller(server['id'])
+            self.rebuild_to_active(server['id'], client=self.caller_servers)
             self._check_rebuilt(server['id'])
         problems = self._network_problems(nics['id'], expect, when)
         problems.extend(self.port_problems(nics['id'], expect['nets'], when))

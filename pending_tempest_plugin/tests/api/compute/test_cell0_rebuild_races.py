@@ -26,7 +26,6 @@ from tempest import config
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
-from tempest.lib import exceptions as lib_exc
 
 from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
@@ -47,18 +46,6 @@ class Cell0RebuildRacesBase(cell0_base.Cell0Test):
     """What the race classes share; it has no test."""
 
     required_features = (features.cell0_rebuild,)
-
-    def _rebuild_outcome(self, server_id):
-        """(HTTP status, server status, detail) of a rebuild as the owner."""
-        try:
-            body = self.owner_servers.rebuild_server(
-                server_id, CONF.compute.image_ref)['server']
-            return 202, body.get('status'), ''
-        except lib_exc.RestClientException as e:
-            return (getattr(getattr(e, 'resp', None), 'status', None), None,
-                    str(getattr(e, 'resp_body', e))[:300])
-        except Exception as e:   # a dropped connection, a timeout...
-            return None, None, repr(e)[:300]
 
 
 class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
@@ -236,9 +223,7 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
                           'host (still buried), got %r' % (
                               server['id'],
                               after.get('OS-EXT-SRV-ATTR:host')))
-        self.owner_servers.delete_server(server['id'])
-        waiters.wait_for_server_deletion(self.admin_servers, server['id'])
-        self.assertEqual([], self.leftovers(server['id']))
+        self.delete_leaving_nothing(server['id'])
 
     @decorators.attr(type='negative')
     @decorators.idempotent_id('f2d5117d-1c25-418c-86b9-5b902a3547ed')
@@ -353,9 +338,7 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
                 checks.describe_outcomes([outcome])))
         self.assert_state(self.show(server['id']), self.expected_buried(),
                           'after the refused rebuild')
-        self.owner_servers.delete_server(server['id'])
-        waiters.wait_for_server_deletion(self.admin_servers, server['id'])
-        self.assertEqual([], self.leftovers(server['id']))
+        self.delete_leaving_nothing(server['id'])
 
 
 class Cell0RebuildUnpinTest(Cell0RebuildRacesBase):
