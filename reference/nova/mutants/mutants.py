@@ -332,7 +332,7 @@ MUTANTS = {
                 'volume deleted meanwhile makes the build fail in a cell '
                 '(202, then ERROR) instead of a 400',
         'file': 'nova/compute/api.py',
-        'old': "            if bdm.volume_id and bdm is not root_bdm:\n",
+        'old': "            if bdm is not root_bdm:\n",
         'new': "            if False:\n",
         'programs': ['nova-api'],
         'tests': _REBUILD + 'test_rebuild_refused_for_deleted_data_volume'
