@@ -35,8 +35,13 @@ from pending_aio import ssh_target
 # compute service and hypervisor admin APIs (issue 2), and the compute API's
 # volume tests (attach, detach, the volumes proxy; issue 6).  Exclusions,
 # each with its reason, live in pending_aio/data/tempest-exclude.txt.
+# Shelving is left out (AttachVolumeShelveTestJSON): no feature of the suite
+# shelves, and its shelve and unshelve of a server with volumes were a
+# quarter of the subset's test time, in a stage where the 2 cores are busy.
 TEMPEST_REGEX = (r'^tempest\.api\.compute\.(servers\.test_create_server|'
-                 r'admin\.test_services|admin\.test_hypervisor|volumes\.)')
+                 r'admin\.test_services|admin\.test_hypervisor|'
+                 r'volumes\.'
+                 r'(?!test_attach_volume\.AttachVolumeShelveTestJSON))')
 # Its classes' weights, for an even split between the two workers.
 UPSTREAM_WEIGHTS = os.path.join(REPO, 'pending_aio', 'data',
                                 'upstream-class-weights.yaml')
