@@ -121,6 +121,29 @@ def _versions():
     return out
 
 
+def _version_line():
+    """``pending-conformance 0.1.0 (git abc1234), tempest 41.0.0``."""
+    versions = _versions()
+    line = 'pending-conformance %s' % (versions.get('plugin_version')
+                                       or '(not installed)')
+    if versions.get('plugin_git_sha'):
+        line += ' (git %s)' % versions['plugin_git_sha']
+    return line + ', tempest %s' % (versions.get('tempest_version')
+                                    or '(not installed)')
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the versions are read only when asked for."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0,
+                         default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(_version_line())
+        parser.exit()
+
+
 def _tempest_supported(version):
     def key(v):
         return tuple(int(p) for p in v.split('.')[:3] if p.isdigit())
@@ -445,6 +468,9 @@ def parser():
         prog='pending-conformance',
         description='Conformance of a cloud to the Nova PENDING state, '
                     'host_status and cell0 rebuild specs.')
+    p.add_argument('--version', action=_VersionAction,
+                   help="print the plugin's version (and its git commit) "
+                        "and Tempest's, then exit")
     sub = p.add_subparsers(dest='command', required=True)
     init = sub.add_parser('init', help='write a Tempest workspace for a '
                                        'cloud of clouds.yaml')

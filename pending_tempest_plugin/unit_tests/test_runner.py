@@ -116,6 +116,18 @@ class TestClaims(fakes.FileTestCase):
         self.assertIn('--mode certify: Tempest 39.0.0 is outside the '
                       'supported range', err.getvalue())
 
+    def test_version(self):
+        out = self.useFixture(fixtures.MonkeyPatch('sys.stdout',
+                                                   io.StringIO())).new_value
+        self.useFixture(fixtures.MockPatchObject(
+            cli, '_versions', return_value={
+                'plugin_version': '0.1.0', 'plugin_git_sha': 'abc1234',
+                'tempest_version': '41.0.0'}))
+        e = self.assertRaises(SystemExit, cli.main, ['--version'])
+        self.assertEqual(0, e.code)
+        self.assertEqual('pending-conformance 0.1.0 (git abc1234), '
+                         'tempest 41.0.0\n', out.getvalue())
+
     def test_disruptive_hosts_list_or_string(self):
         for value in ('[cn1, cn2]', 'cn1,cn2'):
             got = claims.load(self.write('c.yaml', (
