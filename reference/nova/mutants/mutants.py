@@ -328,12 +328,15 @@ MUTANTS = {
     },
     'cell0-rebuild-data-volumes-unchecked': {
         'requirements': ['RB-37'],
-        'what': 'the cell0 rebuild looks up the root volume only: a data '
-                'volume deleted meanwhile makes the build fail in a cell '
-                '(202, then ERROR) instead of a 400',
+        'what': 'the cell0 rebuild checks the root volume only (neither '
+                'the other volumes nor their attachments): a data volume '
+                'deleted meanwhile makes the build fail in a cell (202, then '
+                'ERROR) instead of a 400',
         'file': 'nova/compute/api.py',
-        'old': "            if bdm is not root_bdm:\n",
-        'new': "            if False:\n",
+        'old': "            if bdm is not root_bdm:\n"
+               "                self.volume_api.get(context, bdm.volume_id)\n",
+        'new': "            if bdm is not root_bdm:\n"
+               "                continue\n",
         'programs': ['nova-api'],
         'tests': _REBUILD + 'test_rebuild_refused_for_deleted_data_volume'
                             '\\[',
