@@ -332,12 +332,22 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
                 shown = client.show_server(server['id'])['server']
             except lib_exc.NotFound:
                 shown = None
-            params = {'detail': True, 'name': '^%s$' % server['name']}
-            if persona == 'admin':
-                params['all_tenants'] = True
-            listed = [s for s in client.list_servers(**params)['servers']
-                      if s['id'] == server['id']]
-        return shown, listed[0] if listed else None
+        return shown, self.listed(persona, server, version, servers)
+
+    def listed(self, persona, server, version, servers=None):
+        """``server``'s entry in ``persona``'s detail listing, or None.
+
+        The listing is filtered by the server's name (and, for the admin,
+        spans every project); :meth:`view`'s ``servers`` as there.
+        """
+        client = (servers or self.persona_servers)[persona]
+        params = {'detail': True, 'name': '^%s$' % server['name']}
+        if persona == 'admin':
+            params['all_tenants'] = True
+        with self.at(version):
+            found = [s for s in client.list_servers(**params)['servers']
+                     if s['id'] == server['id']]
+        return found[0] if found else None
 
     def check_visibility(self, server, host_status, version='2.16',
                          personas=None):

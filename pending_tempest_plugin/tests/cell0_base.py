@@ -175,22 +175,16 @@ class Cell0Test(base.ConformanceTest):
 
     def _settle_listing(self, body):
         """Until the admin's listing shows ``body``'s status (bounded)."""
-        def listed():
-            with self.at(self.view_mv):
-                servers = self.admin_servers.list_servers(
-                    detail=True, all_tenants=True,
-                    name='^%s$' % body['name'])['servers']
-            return [s for s in servers if s['id'] == body['id']]
-
         try:
             polling.poll(
-                listed, lambda found: bool(found) and (
-                    found[0].get('status') == body.get('status')),
+                lambda: self.listed('admin', body, self.view_mv),
+                lambda found: found is not None and (
+                    found.get('status') == body.get('status')),
                 self.LISTING_SETTLE_TIMEOUT, waiters.poll_interval(),
                 what='server %s listed as %s' % (body['id'],
                                                  body.get('status')),
-                describe=lambda found: (found[0].get('status') if found
-                                        else 'not listed'))
+                describe=lambda found: (found or {}).get('status',
+                                                         'not listed'))
         except polling.PollTimeout:
             pass
 
