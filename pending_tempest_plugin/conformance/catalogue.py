@@ -42,8 +42,16 @@ REQUIRED_FIELDS = ('id', 'section', 'text', 'admin', 'disruptive', 'status',
 Requirement = collections.namedtuple(
     'Requirement', ['id', 'spec', 'section', 'text', 'admin', 'disruptive',
                     'status', 'tests', 'reason', 'flagged', 'note',
-                    'applies', 'member_tests'])
-Requirement.__new__.__defaults__ = ((),)
+                    'applies', 'member_tests', 'checks'])
+Requirement.__new__.__defaults__ = ((), ())
+# One clause of a requirement's text and the tests that assert it.
+Check = collections.namedtuple('Check', ['clause', 'tests'])
+# The words a requirement's text may have outside its clauses: what joins
+# clauses, never what a test would have to check.
+CONNECTIVES = frozenset('''
+    and or but nor the a an its it their with while then also both either
+    each every that which who of to for in on at by as is are be not
+'''.split())
 DeclaredTest = collections.namedtuple(
     'DeclaredTest', ['idempotent_id', 'name', 'path', 'requirements'])
 
@@ -96,8 +104,72 @@ def load(path=CATALOGUE_PATH):
             status=entry['status'], tests=list(entry['tests'] or []),
             reason=entry.get('reason'), flagged=entry.get('flagged'),
             note=entry.get('note'), applies=entry.get('applies') or {},
-            member_tests=list(entry.get('member_tests') or [])))
+            member_tests=list(entry.get('member_tests') or []),
+            checks=_load_checks(path, entry)))
+    problems = [p for req in reqs if req.status == 'verified'
+                for p in check_clauses(req)]
+    if problems:
+        raise CatalogueError('%s: clauses not tied to tests:\n  %s'
+                             % (path, '\n  '.join(problems)))
     return Catalogue(specs, reqs)
+
+
+def _load_checks(path, entry):
+    checks = entry.get('checks') or []
+    if not isinstance(checks, list) or not all(
+            isinstance(c, dict) and isinstance(c.get('clause'), str) and
+            isinstance(c.get('tests'), list) for c in checks):
+        raise CatalogueError(
+            '%s: requirement %s: checks must be a list of mappings with a '
+            '"clause" (text) and "tests" (a list)' % (path, entry['id']))
+    return tuple(Check(c['clause'], tuple(c['tests'])) for c in checks)
+
+
+def check_clauses(req):
+    """Problems of a requirement's ``checks``: every clause tied to a test.
+
+    A verified requirement splits its text into clauses, each a verbatim
+    fragment of the text in order, and names for each the tests (among its
+    own) that assert it. Outside its clauses the text may only have
+    punctuation and connectives (CONNECTIVES): a clause no test asserts
+    cannot hide there. Every test of the requirement asserts a clause.
+    """
+    rid = req.id
+    if req.status != 'verified':
+        return (['%s: checks on a requirement that is %s, not verified'
+                 % (rid, req.status)] if req.checks else [])
+    if not req.checks:
+        return ['%s: verified but ties no clause of its text to a test '
+                '(checks:)' % rid]
+    problems = []
+    rest, position, used = [], 0, set()
+    for check in req.checks:
+        found = req.text.find(check.clause, position) if check.clause else -1
+        if found < 0:
+            problems.append('%s: clause %r is not in its text (after the '
+                            'clause before it)' % (rid, check.clause))
+            continue
+        rest.append(req.text[position:found])
+        position = found + len(check.clause)
+        if not check.tests:
+            problems.append('%s: clause %r is asserted by no test'
+                            % (rid, check.clause))
+        stray = [t for t in check.tests if t not in req.tests]
+        if stray:
+            problems.append('%s: clause %r names %s, not among its tests'
+                            % (rid, check.clause, ', '.join(stray)))
+        used.update(check.tests)
+    rest.append(req.text[position:])
+    words = [w for w in re.findall(r"[\w'./{}-]+", ' '.join(rest))
+             if w.strip('.-').lower() not in CONNECTIVES and w.strip('.-')]
+    if words:
+        problems.append('%s: text outside its clauses: %s'
+                        % (rid, ' '.join(words)))
+    unused = [t for t in req.tests if t not in used]
+    if unused:
+        problems.append('%s: tests %s assert none of its clauses'
+                        % (rid, ', '.join(unused)))
+    return problems
 
 
 def validate(catalogue):
@@ -122,8 +194,6 @@ def validate(catalogue):
         if req.status not in STATUSES:
             problems.append('%s: status %r is not one of %s'
                             % (rid, req.status, ', '.join(STATUSES)))
-        elif req.status == 'verified' and not req.tests:
-            problems.append('%s: verified but names no test' % rid)
         elif req.status != 'verified':
             if req.tests:
                 problems.append('%s: names tests but is %s, not verified'
@@ -132,6 +202,8 @@ def validate(catalogue):
                 problems.append('%s: %s without a reason' % (rid, req.status))
         problems.extend(_validate_flag(req))
         problems.extend(_validate_applies(req))
+        if req.status in STATUSES and req.status != 'verified':
+            problems.extend(check_clauses(req))
         if req.member_tests and req.admin:
             problems.append('%s: member_tests on a requirement that needs '
                             'admin' % rid)

@@ -38,6 +38,10 @@ requirements:
   disruptive: false
   status: verified
   tests: [%(a)s]
+  checks:
+  - clause: host_status MUST be UP
+    tests:
+    - %(a)s
 - id: HS-02
   section: What is changed
   text: host_status MUST be DOWN.
@@ -153,8 +157,75 @@ class TestValidate(CatalogueTestCase):
                            'HS-02: planned without a reason')
 
     def test_verified_without_test(self):
-        self.assertProblem(CATALOGUE.replace('[%s]' % UUID_A, '[]'),
-                           'HS-01: verified but names no test')
+        self.assertRaises(catalogue.CatalogueError, self.load,
+                          CATALOGUE.replace('[%s]' % UUID_A, '[]'))
+
+    def assertRefused(self, text, *expected):
+        error = self.assertRaises(catalogue.CatalogueError, self.load, text)
+        for sentence in expected:
+            self.assertIn(sentence, str(error))
+
+    def test_clause_without_test_is_refused(self):
+        self.assertRefused(
+            CATALOGUE.replace('    tests:\n    - %s\n' % UUID_A,
+                              '    tests: []\n'),
+            "HS-01: clause 'host_status MUST be UP' is asserted by no test",
+            'HS-01: tests %s assert none of its clauses' % UUID_A)
+
+    def test_verified_without_checks_is_refused(self):
+        self.assertRefused(
+            CATALOGUE.replace(
+                '  checks:\n  - clause: host_status MUST be UP\n'
+                '    tests:\n    - %s\n' % UUID_A, ''),
+            'HS-01: verified but ties no clause of its text to a test')
+
+    def test_clause_must_be_verbatim_and_in_order(self):
+        self.assertRefused(
+            CATALOGUE.replace('clause: host_status MUST be UP',
+                              'clause: host_status MUST be DOWN'),
+            "HS-01: clause 'host_status MUST be DOWN' is not in its text")
+        two = CATALOGUE.replace(
+            '  - clause: host_status MUST be UP\n    tests:\n    - %s\n'
+            % UUID_A,
+            '  - clause: be UP\n    tests: [%s]\n'
+            '  - clause: host_status MUST\n    tests: [%s]\n'
+            % (UUID_A, UUID_A))
+        self.assertRefused(two, "clause 'host_status MUST' is not in its "
+                                "text (after the clause before it)")
+
+    def test_text_outside_clauses_is_refused(self):
+        # Only connectives and punctuation may be left outside clauses.
+        self.assertRefused(
+            CATALOGUE.replace('clause: host_status MUST be UP',
+                              'clause: host_status MUST'),
+            'HS-01: text outside its clauses: UP')
+        self.assertEqual([], catalogue.validate(self.load(CATALOGUE.replace(
+            'clause: host_status MUST be UP', 'clause: host_status MUST be'
+            ).replace('text: host_status MUST be UP.',
+                      'text: host_status MUST be, and UP.').replace(
+            '    - %s\n- id: HS-02' % UUID_A,
+            '    - %s\n  - clause: UP\n    tests: [%s]\n- id: HS-02'
+            % (UUID_A, UUID_A)))))
+
+    def test_clause_test_must_be_the_requirements(self):
+        self.assertRefused(
+            CATALOGUE.replace('    - %s\n' % UUID_A, '    - %s\n' % UUID_B),
+            "HS-01: clause 'host_status MUST be UP' names %s, not among its "
+            "tests" % UUID_B)
+
+    def test_checks_must_be_clauses_with_tests(self):
+        self.assertRefused(
+            CATALOGUE.replace('  - clause: host_status MUST be UP\n',
+                              '  - claus: host_status MUST be UP\n'),
+            'HS-01: checks must be a list of mappings')
+
+    def test_checks_on_a_planned_requirement(self):
+        text = CATALOGUE.replace(
+            '  reason: later\n',
+            '  reason: later\n  checks:\n  - clause: host_status MUST\n'
+            '    tests: []\n')
+        self.assertProblem(text, 'HS-02: checks on a requirement that is '
+                                 'planned, not verified')
 
     def test_planned_with_tests(self):
         self.assertProblem(
@@ -279,7 +350,8 @@ class TestOutcomes(CatalogueTestCase):
 
     def test_outcomes(self):
         both = '[%s, %s]' % (UUID_A, UUID_B)
-        cat = self.load(CATALOGUE.replace('[%s]' % UUID_A, both))
+        cat = self.load(CATALOGUE.replace('[%s]' % UUID_A, both).replace(
+            '    - %s\n' % UUID_A, '    - %s\n    - %s\n' % (UUID_A, UUID_B)))
         out = catalogue.requirement_outcomes
         self.assertEqual(('pass', ''), out(cat, {UUID_A: 'pass',
                                                  UUID_B: 'pass'})['HS-01'])

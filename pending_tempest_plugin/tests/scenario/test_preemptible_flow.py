@@ -40,8 +40,7 @@ class PreemptibleFlowTest(cell0_base.Cell0Test):
     required_features = (features.pending_enabled, features.cell0_rebuild)
 
     @decorators.idempotent_id('946f0668-1a48-49a6-9b72-d8b1789362b0')
-    @markers.requirements('PEND-02', 'PEND-09', 'PEND-10', 'PEND-08',
-                          'RB-01', 'RB-03')
+    @markers.requirements('PEND-02', 'PEND-09', 'PEND-10', 'RB-01', 'RB-03')
     def test_preemptible_flow(self):
         trigger = self.novalidhost_trigger()
         instances_before = self.usage('instances')[1]

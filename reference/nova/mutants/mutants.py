@@ -1019,6 +1019,28 @@ MUTANTS = {
         'tests': _REBUILD + 'test_delete_after_rebuild\\[',
         'message': 'cell0',
     },
+    'quota-reburial-drops-tags-and-networks': {
+        'requirements': ['RB-39'],
+        'what': 'a cell0 rebuild refused by the quota buries the server '
+                'again without its tags and requested networks',
+        'file': 'nova/conductor/manager.py',
+        'old': "                                tags=tags,\n"
+               "                                requested_networks="
+               "requested_networks,\n"
+               "                                action="
+               "instance_actions.REBUILD)\n"
+               "            return\n"
+               "        self._schedule_and_build_instances(\n",
+        'new': "                                tags=None,\n"
+               "                                requested_networks=None,\n"
+               "                                action="
+               "instance_actions.REBUILD)\n"
+               "            return\n"
+               "        self._schedule_and_build_instances(\n",
+        'programs': ['nova-conductor'],
+        'tests': _REBUILD + 'test_quota_reburial_keeps_everything\\[',
+        'message': 'the quota refused',
+    },
     'reburial-always-error': {
         'requirements': ['RB-16'],
         'what': 'a cell0 rebuild that finds no capacity buries the server '
@@ -1176,6 +1198,7 @@ BATCHES = [
      'persisted-networks-first-only', 'bury-forgets-networks-none',
      'pending-delete-admin-only', 'reburial-always-error',
      'quota-counts-deleted-rebuilt-servers',
+     'quota-reburial-drops-tags-and-networks',
      'rebuild-validates-in-callers-project',
      'cell0-rebuild-quota-counts-caller', 'cell0-rebuild-fixed-ip-taken-500',
      'cell0-rebuild-root-volume-gone-500',

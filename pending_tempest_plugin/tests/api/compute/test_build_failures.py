@@ -41,6 +41,8 @@ ERROR = ('ERROR', 'error')
 _ENDS = frozenset(('ERROR', 'PENDING', 'ACTIVE'))
 # Seconds an ERROR server has to show the fault nova records after the state.
 FAULT_WAIT = 30
+# The fault message of nova's MaxRetriesExceeded.
+MAX_RETRIES_FAULT = 'Exceeded maximum number of retries'
 
 
 class BuildFailureBase(cell0_base.Cell0Test):
@@ -72,6 +74,18 @@ class BuildFailureBase(cell0_base.Cell0Test):
             except polling.PollTimeout as exc:
                 return exc.value
 
+    def assert_retries_exhausted(self, body):
+        """The fault says the build retries were exhausted.
+
+        nova's MaxRetriesExceeded: the build was rescheduled until no host
+        was left, not aborted on the first host.
+        """
+        message = (body.get('fault') or {}).get('message') or ''
+        self.assertIn(MAX_RETRIES_FAULT, message,
+                      'Fault of server %s, whose build fails on every host: '
+                      'expected nova\'s MaxRetriesExceeded (%r), got %r' % (
+                          body['id'], MAX_RETRIES_FAULT, message))
+
 
 class BuildFailureTest(BuildFailureBase):
     """use_pending_state on: such a build still ends in ERROR."""
@@ -90,6 +104,7 @@ class BuildFailureTest(BuildFailureBase):
         body = self._failed_build(self.pending_mv)
         self.assert_state(body, ERROR, 'after its build failed on every '
                           'host, as admin at %s' % self.pending_mv)
+        self.assert_retries_exhausted(body)
         shown = self.show(body['id'], self.pending_mv,
                           client=self.owner_servers)
         if shown.get('status') != 'ERROR':
@@ -117,6 +132,7 @@ class BuildFailureRebuildTest(BuildFailureBase):
         body = self._failed_build(self.rebuild_mv)
         self.assert_state(body, ERROR, 'after its build failed on every '
                           'host (at %s)' % self.rebuild_mv)
+        self.assert_retries_exhausted(body)
         fault = (body.get('fault') or {}).get('message')
         with self.at(self.rebuild_mv):
             try:

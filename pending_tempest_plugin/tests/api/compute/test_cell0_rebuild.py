@@ -26,6 +26,7 @@ anchors ``interp-rebuild-eligibility``, ``interp-rebuild-kept``,
 
 import base64
 import io
+import types
 
 from tempest import config
 from tempest.lib.common.utils import data_utils
@@ -148,6 +149,107 @@ class Cell0RebuildBase(cell0_base.Cell0Test):
         body = self.rebuild_to_active(server['id'], client=client)
         topology = networks_client.show_resource(uri)
         return body, topology['auto_allocated_topology']['id']
+
+    def _rich_burial(self):
+        """A server buried in cell0 with everything a create can ask for.
+
+        The NICs of ``_requested_nics`` (with a network service), a data
+        volume (with a volume service), trusted image certificates (where
+        the cloud declares them), tags, a keypair, user data, a config
+        drive, metadata and a description.
+
+        :returns: a namespace: ``server``, ``trigger``, ``image``,
+                  ``expected`` (what show must give), ``tags``, ``volume``
+                  and ``nics`` (what ``_network_problems`` expects; None
+                  without a network service).
+        """
+        networks = nics = volume = None
+        extra = {}
+        image = CONF.compute.image_ref
+        if not features.trusted_certs():
+            image = CONF.compute.certified_image_ref
+            extra['trusted_image_certificates'] = list(
+                CONF.compute.certified_image_trusted_certs)
+        if not features.networks():
+            networks, nics = self._requested_nics()
+        if not features.volumes():
+            volume = self.create_volume()
+            extra['block_device_mapping_v2'] = [
+                {'uuid': image, 'source_type': 'image',
+                 'destination_type': 'local', 'boot_index': 0,
+                 'delete_on_termination': True},
+                {'uuid': volume['id'], 'source_type': 'volume',
+                 'destination_type': 'volume',
+                 'delete_on_termination': False}]
+        user_data = base64.b64encode(b'#!/bin/sh\necho buried\n').decode()
+        wanted = {
+            'name': data_utils.rand_name(name='cell0-reburied',
+                                         prefix=CONF.resource_name_prefix),
+            'description': 'kept across two burials',
+            'metadata': {'purpose': 'reburial'},
+            'key_name': self.create_keypair(),
+        }
+        tags = ['reburied-a', 'reburied-b']
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv, image=image,
+                           networks=networks, tags=tags, user_data=user_data,
+                           config_drive=True, **dict(wanted, **extra))
+        first = self.show(server['id'], self.rebuild_mv)
+        expected = dict(wanted)
+        expected['OS-EXT-SRV-ATTR:user_data'] = user_data
+        expected['config_drive'] = first.get('config_drive')
+        if 'trusted_image_certificates' in extra:
+            expected['trusted_image_certificates'] = extra[
+                'trusted_image_certificates']
+        return types.SimpleNamespace(
+            server=server, trigger=trigger, image=image, expected=expected,
+            tags=tags, volume=volume, nics=nics)
+
+    def _kept_problems(self, rich, when):
+        """What a server of ``_rich_burial`` buried again no longer shows."""
+        second = self.show(rich.server['id'], self.rebuild_mv)
+        problems = checks.differences(rich.expected, second, when)
+        problems.extend(self._tag_problems(second, rich.tags, when))
+        if rich.volume:
+            held = [v['id'] for v in
+                    second.get('os-extended-volumes:volumes_attached') or []]
+            if held != [rich.volume['id']]:
+                problems.append('%svolumes attached: expected [%r], got %s'
+                                % (when, rich.volume['id'], held))
+        if rich.nics:
+            device = self.os_admin.ports_client.show_port(
+                rich.nics['port'])['port']['device_id']
+            if device:
+                problems.append('%srequested port %s: expected unbound, got '
+                                'device_id %r' % (when, rich.nics['port'],
+                                                  device))
+        return problems
+
+    def _restored_problems(self, rich, when):
+        """What a server of ``_rich_burial`` rebuilt to ACTIVE lacks."""
+        server_id = rich.server['id']
+        after = self.show(server_id, self.rebuild_mv)
+        problems = checks.differences(rich.expected, after, when)
+        problems.extend(self._tag_problems(after, rich.tags, when))
+        if rich.nics:
+            problems.extend(self._network_problems(server_id, rich.nics,
+                                                   when))
+        if rich.volume:
+            volume_id = rich.volume['id']
+            attached = [a['volumeId'] for a in
+                        self.owner_servers.list_volume_attachments(
+                            server_id)['volumeAttachments']]
+            state = self.os_admin.volumes_client_latest.show_volume(
+                volume_id)['volume']
+            holders = [a['server_id'] for a in state['attachments']]
+            if (attached, state['status'], holders) != (
+                    [volume_id], 'in-use', [server_id]):
+                problems.append(
+                    '%sdata volume %s: expected attached and in-use by the '
+                    'server, got attachments %s, status %s, held by %s' % (
+                        when, volume_id, attached, state['status'],
+                        holders))
+        return problems
 
     @staticmethod
     def _tag_problems(body, tags, when):
@@ -283,12 +385,13 @@ class Cell0RebuildTest(Cell0RebuildBase):
     def test_rebuild_request_applied_rest_kept(self):
         """The rebuild request's image and attributes apply, the rest stays.
 
-        Created with one image, name, metadata, keypair, user data, access
-        IPv4, disk config, and with a description, access IPv6, hostname,
-        tags and a config drive; rebuilt with an image of the test (its own
-        properties) and new values for the first group only.  The server
-        then shows the new image and its properties, the new values
-        (metadata replaced, not merged), and the second group unchanged.
+        Created with one image, name, description, metadata, keypair, user
+        data, access IPv4 and IPv6, disk config and hostname (from 2.90),
+        and with tags and a config drive; rebuilt with an image of the
+        test (its own properties) and new values for the first group.  The
+        server then shows the new image and its properties, the new values
+        (metadata replaced, not merged), and the tags and config drive
+        unchanged.
         """
         image, marker = self._create_image()
         old_key, new_key = self.create_keypair(), self.create_keypair()
@@ -317,21 +420,24 @@ class Cell0RebuildTest(Cell0RebuildBase):
         changes = {
             'name': data_utils.rand_name(name='cell0-rebuilt',
                                          prefix=CONF.resource_name_prefix),
+            'description': 'set by the rebuild request',
             'metadata': {'rebuilt': 'yes', 'shared': 'rebuilt'},
             'key_name': new_key,
             'user_data': base64.b64encode(b'rebuilt').decode(),
             'accessIPv4': '192.0.2.20',
+            'accessIPv6': '2001:db8::20',
             'OS-DCF:diskConfig': 'AUTO',
         }
+        if hostname:
+            changes['hostname'] = data_utils.rand_name(
+                name='cell0-rebuilt-host').lower()
         self.rebuild_to_active(server['id'], image=image['id'], **changes)
         after = self.show(server['id'], self.rebuild_mv)
         applied = dict(changes)
         applied['OS-EXT-SRV-ATTR:user_data'] = applied.pop('user_data')
-        kept = {'description': created['description'],
-                'accessIPv6': before.get('accessIPv6'),
-                'config_drive': before.get('config_drive')}
         if hostname:
-            kept['OS-EXT-SRV-ATTR:hostname'] = hostname
+            applied['OS-EXT-SRV-ATTR:hostname'] = applied.pop('hostname')
+        kept = {'config_drive': before.get('config_drive')}
         problems = checks.differences(
             applied, after, 'set by the cell0 rebuild request: ')
         problems.extend(checks.differences(
@@ -360,100 +466,25 @@ class Cell0RebuildTest(Cell0RebuildBase):
     def test_second_burial_keeps_everything(self):
         """Buried again by a rebuild without capacity, nothing is lost.
 
-        The server has the NICs of ``_requested_nics`` (with a network
-        service), a data volume (with a volume service), trusted image
-        certificates (where the cloud declares them), tags, a keypair,
-        user data, a config drive, metadata and a description.  A cell0
-        rebuild without capacity buries it again: it shows all of it (the
-        volume attached, the port free).  Rebuilt once there is capacity,
-        with the request body ``{"imageRef": ..., "description": null}``,
-        it has all of it back, and no description.
+        The server of ``_rich_burial``; a cell0 rebuild without capacity
+        buries it again: it shows all of it (the volume attached, the port
+        free).  Rebuilt once there is capacity, with the request body
+        ``{"imageRef": ..., "description": null}``, it has all of it back,
+        and no description.
         """
-        networks = expect = volume = None
-        extra = {}
-        image = CONF.compute.image_ref
-        if not features.trusted_certs():
-            image = CONF.compute.certified_image_ref
-            extra['trusted_image_certificates'] = list(
-                CONF.compute.certified_image_trusted_certs)
-        if not features.networks():
-            networks, expect = self._requested_nics()
-        if not features.volumes():
-            volume = self.create_volume()
-            extra['block_device_mapping_v2'] = [
-                {'uuid': image, 'source_type': 'image',
-                 'destination_type': 'local', 'boot_index': 0,
-                 'delete_on_termination': True},
-                {'uuid': volume['id'], 'source_type': 'volume',
-                 'destination_type': 'volume',
-                 'delete_on_termination': False}]
-        user_data = base64.b64encode(b'#!/bin/sh\necho buried\n').decode()
-        wanted = {
-            'name': data_utils.rand_name(name='cell0-reburied',
-                                         prefix=CONF.resource_name_prefix),
-            'description': 'kept across two burials',
-            'metadata': {'purpose': 'reburial'},
-            'key_name': self.create_keypair(),
-        }
-        tags = ['reburied-a', 'reburied-b']
-        trigger = self.novalidhost_trigger()
-        server = self.bury(trigger, version=self.rebuild_mv, image=image,
-                           networks=networks, tags=tags, user_data=user_data,
-                           config_drive=True, **dict(wanted, **extra))
-        first = self.show(server['id'], self.rebuild_mv)
-        expected = dict(wanted)
-        expected['OS-EXT-SRV-ATTR:user_data'] = user_data
-        expected['config_drive'] = first.get('config_drive')
-        if 'trusted_image_certificates' in extra:
-            expected['trusted_image_certificates'] = extra[
-                'trusted_image_certificates']
-        self.rebuild(server['id'], image=image)
-        body = self.wait_status(server['id'], waiters.TERMINAL)
+        rich = self._rich_burial()
+        self.rebuild(rich.server['id'], image=rich.image)
+        body = self.wait_status(rich.server['id'], waiters.TERMINAL)
         self.assert_state(body, self.expected_buried(),
                           'after a cell0 rebuild without capacity')
-        second = self.show(server['id'], self.rebuild_mv)
-        when = 'buried again by a rebuild without capacity: '
-        problems = checks.differences(expected, second, when)
-        problems.extend(self._tag_problems(second, tags, when))
-        if volume:
-            held = [v['id'] for v in
-                    second.get('os-extended-volumes:volumes_attached') or []]
-            if held != [volume['id']]:
-                problems.append('%svolumes attached: expected [%r], got %s'
-                                % (when, volume['id'], held))
-        if expect:
-            device = self.os_admin.ports_client.show_port(
-                expect['port'])['port']['device_id']
-            if device:
-                problems.append('%srequested port %s: expected unbound, got '
-                                'device_id %r' % (when, expect['port'],
-                                                  device))
-        self.assertEqual([], problems)
-        trigger.add_capacity()
-        self.rebuild_to_active(server['id'], image=image, description=None)
-        after = self.show(server['id'], self.rebuild_mv)
-        expected['description'] = None
-        when = 'rebuilt after the second burial: '
-        problems = checks.differences(expected, after, when)
-        problems.extend(self._tag_problems(after, tags, when))
-        if expect:
-            problems.extend(self._network_problems(server['id'], expect,
-                                                   when))
-        if volume:
-            attached = [a['volumeId'] for a in
-                        self.owner_servers.list_volume_attachments(
-                            server['id'])['volumeAttachments']]
-            state = self.os_admin.volumes_client_latest.show_volume(
-                volume['id'])['volume']
-            holders = [a['server_id'] for a in state['attachments']]
-            if (attached, state['status'], holders) != (
-                    [volume['id']], 'in-use', [server['id']]):
-                problems.append(
-                    '%sdata volume %s: expected attached and in-use by the '
-                    'server, got attachments %s, status %s, held by %s' % (
-                        when, volume['id'], attached, state['status'],
-                        holders))
-        self.assertEqual([], problems)
+        self.assertEqual([], self._kept_problems(
+            rich, 'buried again by a rebuild without capacity: '))
+        rich.trigger.add_capacity()
+        self.rebuild_to_active(rich.server['id'], image=rich.image,
+                               description=None)
+        rich.expected['description'] = None
+        self.assertEqual([], self._restored_problems(
+            rich, 'rebuilt after the second burial: '))
 
 
 class Cell0RebuildQuotaTest(Cell0RebuildBase):
@@ -559,6 +590,55 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
         self.rebuild_to_active(server['id'], client=owner)
         self._check_rebuilt(server['id'])
 
+    @decorators.idempotent_id('0e3f8d2a-6c41-4b8e-9f0a-7d2c5b1e4a93')
+    @markers.requirements('RB-39')
+    def test_quota_reburial_keeps_everything(self):
+        """Buried again by a rebuild the quota refused, nothing is lost.
+
+        The server of ``_rich_burial``; capacity comes back, but the
+        owner's cores quota is set one core short of what the owner's
+        other servers (counted before the burial) and this one need: a
+        real limit, not 0.  The cell0 rebuild is refused by the quota and
+        buries the server again (ERROR): it shows all it had (the volume
+        attached, the port free).  With the quota back, a cell0 rebuild
+        restores all of it.
+        """
+        others = self.usage('cores')[1]
+        rich = self._rich_burial()
+        vcpus = self.show(rich.server['id'], self.rebuild_mv)['flavor'][
+            'vcpus']
+        rich.trigger.add_capacity()
+        limit = others + vcpus - 1
+        restore = self.set_quota(cores=limit)
+        self.rebuild(rich.server['id'], image=rich.image)
+        body = self.wait_status(rich.server['id'],
+                                waiters.TERMINAL | {'ACTIVE'})
+        when = ('buried again by a rebuild the quota refused (cores quota '
+                '%d, other servers %d, this one %d): ' % (
+                    limit, others, vcpus))
+        problems = []
+        if body['status'] != 'ERROR' or body.get('OS-EXT-SRV-ATTR:host'):
+            problems.append('%sexpected ERROR and no host, got %s on host '
+                            '%r' % (when, waiters.describe(body),
+                                    body.get('OS-EXT-SRV-ATTR:host')))
+        # nova saves the state before it records the fault.
+        try:
+            fault = polling.poll(
+                lambda: (self.show(rich.server['id']).get('fault') or {}).get(
+                    'message') or '',
+                lambda message: 'Quota exceeded' in message, 30,
+                waiters.poll_interval(), what='quota fault', describe=repr)
+        except polling.PollTimeout as exc:
+            fault = exc.value
+        if 'Quota exceeded' not in fault:
+            problems.append('%sfault: expected nova\'s quota fault (Quota '
+                            'exceeded ...), got %r' % (when, fault))
+        self.assertEqual([], problems + self._kept_problems(rich, when))
+        restore()
+        self.rebuild_to_active(rich.server['id'], image=rich.image)
+        self.assertEqual([], self._restored_problems(
+            rich, 'rebuilt after the quota refusal: '))
+
     @decorators.attr(type='slow')
     @decorators.idempotent_id('f9673548-b550-4e2f-ba0d-d5d0d5ed669b')
     @markers.requirements('RB-11')
@@ -633,10 +713,32 @@ class Cell0RebuildPendingTest(Cell0RebuildBase):
     @decorators.idempotent_id('15769485-1bcd-4200-a820-6e371cd19e73')
     @markers.requirements('RB-01', 'RB-03', 'RB-13', 'PEND-10')
     def test_rebuild_pending_server(self):
-        """PENDING -> rebuild (BUILD) -> ACTIVE, same ID, on a healthy host."""
+        """PENDING -> rebuild (BUILD) -> ACTIVE, same ID, on a healthy host.
+
+        Right after the 202 (interp-hard-delete), the cell0 record is
+        gone: no deleted record of the server, and admin's listing of all
+        projects names it once.
+        """
         trigger, server = self._buried()
         trigger.add_capacity()
-        body = self.rebuild_to_active(server['id'])
+        response = self.rebuild(server['id'])
+        problems = []
+        deleted = self._deleted_records(server['id'])
+        if deleted:
+            problems.append('deleted records right after the rebuild was '
+                            'accepted: expected none (the cell0 record is '
+                            'hard deleted when the rebuild starts), got %d'
+                            % deleted)
+        with self.at(self.rebuild_mv):
+            listed = [s['id'] for s in self.admin_servers.list_servers(
+                all_tenants=True, uuid=server['id'])['servers']]
+        if listed != [server['id']]:
+            problems.append('admin listing of all projects right after the '
+                            'rebuild was accepted: expected the server '
+                            'once, got %s' % listed)
+        self.assertEqual([], problems)
+        self.assertEqual(server['id'], response['id'])
+        body = self.wait_status(server['id'], 'ACTIVE')
         self.assertEqual(server['id'], body['id'])
         self._check_rebuilt(server['id'])
 

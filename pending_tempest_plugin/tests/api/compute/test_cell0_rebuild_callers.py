@@ -132,14 +132,22 @@ class Cell0RebuildOtherCallerTest(Cell0RebuildCallerBase):
     def test_quota_counted_for_the_owner(self):
         """The owner's quota decides, not the caller's.
 
-        In the cloud's own quota counting mode: with the owner's cores
-        quota at 0 and the caller's project with room, the caller's
-        rebuild is refused (the server stays buried: ERROR, no host);
-        with the owner's quota back and the caller's project at 0 cores,
-        it is accepted and the server ends ACTIVE.
+        In the cloud's own quota counting mode, with real limits (not 0):
+        with the owner's cores quota one core short of the server (its
+        other servers counted before the burial) and the caller's project
+        room for exactly the server, the caller's rebuild is refused (the
+        server stays buried: ERROR, no host); with the owner's quota back
+        and the caller's project one core short, it is accepted and the
+        server ends ACTIVE.
         """
+        owner_used = self.usage('cores')[1]
         trigger, server = self._buried()
-        restore = self.set_quota(cores=0)
+        vcpus = self.show(server['id'], self.rebuild_mv)['flavor']['vcpus']
+        caller_used = self.usage('cores',
+                                 project_id=self.caller_project_id)[1]
+        restore = self.set_quota(cores=owner_used + vcpus - 1)
+        restore_caller = self.set_quota(project_id=self.caller_project_id,
+                                        cores=caller_used + vcpus)
         trigger.add_capacity()
         response = self.rebuild(server['id'], client=self.caller_servers)
         self.assertEqual(server['id'], response['id'])
@@ -147,18 +155,21 @@ class Cell0RebuildOtherCallerTest(Cell0RebuildCallerBase):
         problems = []
         if body.get('OS-EXT-SRV-ATTR:host') or body['status'] != 'ERROR':
             problems.append(
-                "the owner's cores quota is 0 and the caller's project has "
-                'room: expected the rebuild refused (ERROR, no host), got %s '
-                'on host %r' % (waiters.describe(body),
-                                body.get('OS-EXT-SRV-ATTR:host')))
+                "the owner's cores quota is one core short and the caller's "
+                'project has room: expected the rebuild refused (ERROR, no '
+                'host), got %s on host %r' % (
+                    waiters.describe(body),
+                    body.get('OS-EXT-SRV-ATTR:host')))
         restore()
-        self.set_quota(project_id=self.caller_project_id, cores=0)
+        restore_caller()
+        self.set_quota(project_id=self.caller_project_id,
+                       cores=caller_used + vcpus - 1)
         self.rebuild(server['id'], client=self.caller_servers)
         body = self.wait_status(server['id'], waiters.TERMINAL | {'ACTIVE'})
         if body['status'] != 'ACTIVE':
             problems.append(
-                "the caller's project has 0 cores and the owner has room: "
-                'expected the rebuild accepted (ACTIVE), got %s (quota '
+                "the caller's project is one core short and the owner has "
+                'room: expected the rebuild accepted (ACTIVE), got %s (quota '
                 "counted for the caller's project?)" % waiters.describe(body))
         self.assertEqual([], problems)
 

@@ -193,6 +193,14 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
                            networks=[{'port': port['id']}])
         return trigger, server, port
 
+    @staticmethod
+    def _changed(before, after):
+        """What a refused rebuild changed (checks.UNCHANGED_FIELDS)."""
+        expected = dict((k, before.get(k, '<absent>'))
+                        for k in checks.UNCHANGED_FIELDS)
+        return checks.differences(expected, after,
+                                  'after the refused rebuild: ')
+
     @decorators.attr(type='negative')
     @decorators.idempotent_id('e51b07b6-37c3-4ddc-89d7-3a9771ccbf57')
     @markers.requirements('RB-20')
@@ -206,6 +214,7 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
         ports = self.os_primary.ports_client
         ports.delete_port(port['id'])
         trigger.add_capacity()
+        before = self.show(server['id'])
         outcome = None
         with self.at(self.rebuild_mv):
             outcome = self._rebuild_outcome(server['id'])
@@ -218,6 +227,7 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
         after = self.show(server['id'])
         self.assert_state(after, self.expected_buried(),
                           'after the refused rebuild')
+        self.assertEqual([], self._changed(before, after))
         self.assertIsNone(after.get('OS-EXT-SRV-ATTR:host'),
                           'Server %s after the refused rebuild: expected no '
                           'host (still buried), got %r' % (
@@ -240,6 +250,7 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
             client=self.owner_servers, cleanup=self,
             networks=[{'port': port['id']}])
         trigger.add_capacity()
+        before = self.show(server['id'])
         with self.at(self.rebuild_mv):
             outcome = self._rebuild_outcome(server['id'])
         code, _, detail = outcome
@@ -249,8 +260,10 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
             'server %s: expected a 4xx naming the port, got %s' % (
                 server['id'], port['id'], other['id'],
                 checks.describe_outcomes([outcome])))
-        self.assert_state(self.show(server['id']), self.expected_buried(),
+        after = self.show(server['id'])
+        self.assert_state(after, self.expected_buried(),
                           'after the refused rebuild')
+        self.assertEqual([], self._changed(before, after))
         bound = ports.show_port(port['id'])['port']
         self.assertEqual(other['id'], bound['device_id'],
                          'Port %s after the refused rebuild of server %s: '

@@ -227,8 +227,8 @@ class HostStatusListingTest(HostStatusListingBase):
     """Listings while both hosts are healthy."""
 
     @decorators.idempotent_id('23881427-a4c3-4d6c-bb54-74d52398f71a')
-    @markers.requirements('HS-21', 'HS-04', 'HS-14', 'HS-15', 'HS-16',
-                          'HS-17')
+    @markers.requirements('HS-21', 'HS-02', 'HS-04', 'HS-14', 'HS-15',
+                          'HS-16', 'HS-17')
     def test_detail_listing_of_several_servers(self):
         """Every server of a listing has its own host_status: UP or "".
 
