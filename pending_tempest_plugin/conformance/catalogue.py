@@ -117,8 +117,8 @@ def load(path=CATALOGUE_PATH):
 def _load_checks(path, entry):
     checks = entry.get('checks') or []
     if not isinstance(checks, list) or not all(
-            isinstance(c, dict) and isinstance(c.get('clause'), str) and
-            isinstance(c.get('tests'), list) for c in checks):
+            isinstance(c, dict) and isinstance(c.get('clause'), str)
+            and isinstance(c.get('tests'), list) for c in checks):
         raise CatalogueError(
             '%s: requirement %s: checks must be a list of mappings with a '
             '"clause" (text) and "tests" (a list)' % (path, entry['id']))
