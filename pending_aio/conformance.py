@@ -127,7 +127,8 @@ LEGS = (DEFAULT_LEG, PENDING_OFF_LEG)
 # control services the same (group_vars aio_nova_planes; a unit test ties
 # the two).
 PLANES = {
-    'pending-off': 'aio_use_pending_state=false aio_quota_counting=placement',
+    'pending-off': ('aio_use_pending_state=false aio_quota_counting=placement '
+                    'aio_quota_recheck=true'),
     'unified-limits': 'aio_quota_counting=unified_limits',
 }
 
@@ -139,6 +140,7 @@ CLAIMED_BY = {
     'aio_host_status_policy_profile': ('host_status_policy_profile',
                                        'admin_only'),
     'aio_quota_counting': ('quota_counting', 'db'),
+    'aio_quota_recheck': ('quota_recheck', 'false'),
     'aio_use_pending_state': ('pending_state_enabled', 'true'),
 }
 # The host_status policy profiles the embedded cloud serves from a nova-api

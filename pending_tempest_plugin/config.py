@@ -180,6 +180,15 @@ NovaConformanceGroup = [
                help='How the cloud counts quota usage; the expected outcome '
                     'of the quota recheck of a cell0 rebuild depends on '
                     'it.'),
+    cfg.BoolOpt('quota_recheck',
+                default=True,
+                help='[quota] recheck_quota of the cloud\'s nova-conductor '
+                     '(nova\'s default True): whether nova counts the quota '
+                     'again after scheduling.  The quota tests pass either '
+                     'way (the check of a cell0 rebuild before scheduling '
+                     'must refuse on its own when the recheck is off); the '
+                     'report names the setting the verdict was reached '
+                     'under.'),
     cfg.DictOpt('quota_counting_services',
                 default={},
                 help='MODE:SERVICE_TYPE pairs: more compute endpoints of '

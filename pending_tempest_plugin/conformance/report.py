@@ -88,7 +88,8 @@ CLAIM_OPTIONS = ('pending_state_enabled', 'pending_state_microversion',
                  'host_status_profile_services',
                  'disruptive_tests', 'disruptive_hosts', 'capacity_hosts',
                  'novalidhost_trigger', 'quota_counting',
-                 'quota_counting_services', 'build_failure_metadata')
+                 'quota_counting_services', 'quota_recheck',
+                 'build_failure_metadata')
 
 
 def claim_defaults():

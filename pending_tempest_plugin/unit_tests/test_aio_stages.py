@@ -380,7 +380,7 @@ class TestOtherStages(StageTestCase):
                  r'unified\-limits$')
         self.assertEqual(
             [r'^host_status_policy_profile = admin_only$',
-             r'^quota_counting = db$',
+             r'^quota_counting = db$', r'^quota_recheck = false$',
              r'^pending_state_enabled = true$', services, quota],
             conformance.claimed(''))
         # The planes that differ in their quota counting alone: none when
@@ -395,13 +395,14 @@ class TestOtherStages(StageTestCase):
         # profile's.
         self.assertEqual(
             [r'^host_status_policy_profile = admin_only$',
-             r'^quota_counting = placement$',
+             r'^quota_counting = placement$', r'^quota_recheck = true$',
              r'^pending_state_enabled = false$',
              r'^catalog_type = compute\-pending\-off$'],
             conformance.claimed('', conformance.PENDING_OFF_LEG.plane))
         self.assertEqual(
             [r'^host_status_policy_profile = admin_only$',
              r'^quota_counting = unified_limits$',
+             r'^quota_recheck = false$',
              r'^pending_state_enabled = true$',
              r'^catalog_type = compute\-unified\-limits$'],
             conformance.claimed('', 'unified-limits'))
@@ -438,7 +439,7 @@ class TestOtherStages(StageTestCase):
             self.assertEqual(missing,
                              conformance.unclaimed(conformance.DEFAULT_LEG))
         # With full, every claim.
-        self.assertEqual(5, len(conformance.unclaimed(
+        self.assertEqual(6, len(conformance.unclaimed(
             conformance.DEFAULT_LEG, full=True)))
 
     def test_seed_quota_services_are_conformance_quota_services(self):
@@ -503,6 +504,11 @@ class TestOtherStages(StageTestCase):
                 str(planes[name]['use_pending_state']).lower())
             self.assertEqual(want.get('aio_quota_counting', 'db'),
                              planes[name]['quota_counting'])
+            self.assertEqual(
+                want.get('aio_quota_recheck',
+                         str(cloud['aio_quota_recheck']).lower()),
+                str(planes[name].get('recheck_quota',
+                                     cloud['aio_quota_recheck'])).lower())
         # Each plane serves a leg or the default cloud's other quota
         # counting mode (quota_counting_services, as the seed claims it).
         self.assertRegex(

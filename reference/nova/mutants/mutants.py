@@ -1008,6 +1008,22 @@ MUTANTS = {
         # The server is built (ACTIVE) instead of refused.
         'message': 'although the quota did not allow it',
     },
+    'cell0-rebuild-quota-left-to-recheck': {
+        'requirements': ['RB-11'],
+        'what': "the conductor leaves a cell0 rebuild's quota to nova's "
+                'recheck after scheduling: with [quota] recheck_quota off, '
+                'nothing counts it',
+        'file': 'nova/conductor/manager.py',
+        'old': "            self._check_quota_for_cell0_rebuild(\n"
+               "                context, instance, request_spec)\n",
+        'new': "            # Left to nova's quota recheck after scheduling.\n"
+               "            pass\n",
+        'programs': ['nova-conductor'],
+        # The default cloud runs with recheck_quota off (group_vars
+        # aio_quota_recheck): the server is built instead of refused.
+        'tests': _REBUILD + 'test_rebuild_quota_recheck_ram\\[',
+        'message': 'although the quota did not allow it',
+    },
     'rebuild-soft-deletes-cell0': {
         'requirements': ['RB-13'],
         'what': 'the cell0 records are soft deleted when the rebuild '
@@ -1193,7 +1209,10 @@ BATCHES = [
      'pending-fault-hidden', 'pending-reset-to-error-ignored',
      'unpin-drops-requested-networks', 'host-status-owner-by-default',
      'host-status-first-server-only',
-     'host-status-not-in-update-response'],
+     'host-status-not-in-update-response',
+     # Not with the other quota mutants: the quota tests of those need
+     # the check it removes.
+     'cell0-rebuild-quota-left-to-recheck'],
     ['rebuild-drops-user-data', 'rebuild-renames-hostname',
      'persisted-networks-first-only', 'bury-forgets-networks-none',
      'pending-delete-admin-only', 'reburial-always-error',

@@ -157,7 +157,8 @@ class Cell0RebuildOtherCallerTest(Cell0RebuildCallerBase):
             problems.append(
                 "the owner's cores quota is one core short and the caller's "
                 'project has room: expected the rebuild refused (ERROR, no '
-                'host), got %s on host %r' % (
+                "host), got %s on host %r (quota counted for the caller's "
+                'project?)' % (
                     waiters.describe(body),
                     body.get('OS-EXT-SRV-ATTR:host')))
         restore()
