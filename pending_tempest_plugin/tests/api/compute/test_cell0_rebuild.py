@@ -530,12 +530,14 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
         In each quota counting mode the cloud serves (its own, then each
         of ``[nova_conformance] quota_counting_services`` through that
         nova-api), one after another: the owner's ``resource`` quota is
-        set to 0 (restored at cleanup; a Keystone project limit where the
-        quota is counted with unified limits): the conductor's recheck
-        after scheduling counts the server, whatever the counting mode
-        (interp-quota-recheck), and refuses it; it stays in cell0 (ERROR,
-        the quota fault), usage does not grow past the quota, and it can
-        be rebuilt once the quota allows it again.
+        set one short of what its other servers use (counted before the
+        burial) and the buried server needs, a real limit rather than 0
+        (restored at cleanup; a Keystone project limit where the quota is
+        counted with unified limits): the conductor counts the server,
+        whatever the counting mode (interp-quota-recheck), and refuses it;
+        it stays in cell0 (ERROR, the quota fault), usage does not grow
+        past the quota, and it can be rebuilt once the quota allows it
+        again.
         """
         countings = features.quota_countings()
         for mode, service in countings:
@@ -566,11 +568,20 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
 
     def _quota_recheck_in(self, resource, mode, service, counted):
         owner, quotas = self._counting_clients(service)
-        when = ' (%s quota 0, %s)' % (resource, counted)
+        others = self.usage(resource, quotas=quotas)[1]
         trigger, server = self._buried(client=owner)
+        flavor = self.show(server['id'], self.rebuild_mv)['flavor']
+        need = {'instances': 1, 'cores': flavor['vcpus'],
+                'ram': flavor['ram']}[resource]
+        # A real limit: one short of the owner's other servers and this
+        # one, counted before the burial (in every mode the buried server
+        # then counts in full against it).
+        limit = others + need - 1
+        when = (' (%s quota %d: %d used by the other servers, %d needed, '
+                '%s)' % (resource, limit, others, need, counted))
         in_use_before = self.usage(resource, quotas=quotas)[1]
         restore = self.set_quota(mode=mode, quotas=quotas,
-                                 **{resource: 0})
+                                 **{resource: limit})
         trigger.add_capacity()
         response = self.rebuild(server['id'], client=owner)
         self.assertEqual(server['id'], response['id'])
