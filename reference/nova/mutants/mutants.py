@@ -1024,6 +1024,39 @@ MUTANTS = {
         'tests': _REBUILD + 'test_rebuild_quota_recheck_ram\\[',
         'message': 'although the quota did not allow it',
     },
+    'cell0-rebuild-default-security-group': {
+        'requirements': ['RB-41'],
+        'what': 'the cell0 rebuild builds the server with the default '
+                'security group instead of the requested one',
+        'file': 'nova/compute/api.py',
+        'old': "        image_meta = objects.ImageMeta.from_dict(image)\n"
+               "        request_spec.image = image_meta\n"
+               "        request_spec.num_instances = 1\n",
+        'new': "        request_spec.security_groups = (\n"
+               "            objects.SecurityGroupList(objects=[\n"
+               "                objects.SecurityGroup(name='default')]))\n"
+               "        image_meta = objects.ImageMeta.from_dict(image)\n"
+               "        request_spec.image = image_meta\n"
+               "        request_spec.num_instances = 1\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_keeps_security_group_and_nic_'
+                            'tag\\[',
+        'message': 'security groups of the ports of the rebuilt server',
+    },
+    'cell0-rebuild-drops-server-group': {
+        'requirements': ['RB-42'],
+        'what': 'the cell0 rebuild schedules the server without its server '
+                'group: anti-affinity is ignored',
+        'file': 'nova/compute/api.py',
+        'old': "        request_spec.requested_destination = None\n"
+               "        request_spec.ignore_hosts = None\n",
+        'new': "        request_spec.requested_destination = None\n"
+               "        request_spec.ignore_hosts = None\n"
+               "        request_spec.instance_group = None\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_honours_anti_affinity\\[',
+        'message': 'holds another member of its anti-affinity group',
+    },
     'rebuild-soft-deletes-cell0': {
         'requirements': ['RB-13'],
         'what': 'the cell0 records are soft deleted when the rebuild '
@@ -1212,7 +1245,9 @@ BATCHES = [
      'host-status-not-in-update-response',
      # Not with the other quota mutants: the quota tests of those need
      # the check it removes.
-     'cell0-rebuild-quota-left-to-recheck'],
+     'cell0-rebuild-quota-left-to-recheck',
+     'cell0-rebuild-default-security-group',
+     'cell0-rebuild-drops-server-group'],
     ['rebuild-drops-user-data', 'rebuild-renames-hostname',
      'persisted-networks-first-only', 'bury-forgets-networks-none',
      'pending-delete-admin-only', 'reburial-always-error',

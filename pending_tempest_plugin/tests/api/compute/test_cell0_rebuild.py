@@ -36,6 +36,7 @@ from tempest.lib import exceptions as lib_exc
 
 from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
+from pending_tempest_plugin.common import group_hints
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import microversions
 from pending_tempest_plugin.common import polling
@@ -825,6 +826,128 @@ class Cell0RebuildNetworksTest(Cell0RebuildBase):
         self.rebuild_to_active(server['id'])
         self.assertEqual([], self._network_problems(
             server['id'], expect, 'after the cell0 rebuild: '))
+
+
+class Cell0RebuildCreateRequestTest(Cell0RebuildBase):
+    """What else the create request asked for, through a cell0 rebuild.
+
+    A security group of the owner's and a tagged NIC.
+    """
+
+    required_features = (features.cell0_rebuild, features.networks)
+
+    @decorators.idempotent_id('b7d3c1e5-2a4f-4e8b-9c6d-1f0a3e5b7c92')
+    @markers.requirements('RB-41')
+    def test_rebuild_keeps_security_group_and_nic_tag(self):
+        """The security group and the NIC tag of the create request.
+
+        The server is created with a security group of the owner's (by
+        name) and a NIC tagged on the class network.  Rebuilt from cell0,
+        its port has that group and not the default one, the server
+        shows it, and os-interface (2.70) shows the NIC's tag.
+        """
+        groups = self.os_primary.security_groups_client
+        name = data_utils.rand_name(name=self.__class__.__name__ + '-sg',
+                                    prefix=CONF.resource_name_prefix)
+        group = groups.create_security_group(name=name)['security_group']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        groups.delete_security_group, group['id'])
+        tag = 'cell0-nic'
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, version=self.rebuild_mv,
+                           networks=[{'uuid': self.network['id'],
+                                      'tag': tag}],
+                           security_groups=[{'name': name}])
+        trigger.add_capacity()
+        body = self.rebuild_to_active(server['id'])
+        problems = []
+        ports = self.os_admin.ports_client.list_ports(
+            device_id=server['id'])['ports']
+        held = [sorted(p['security_groups']) for p in ports]
+        if held != [[group['id']]]:
+            problems.append('security groups of the ports of the rebuilt '
+                            'server: expected one port with only %s (%s), '
+                            'got %s' % (group['id'], name, held))
+        shown = sorted(g['name'] for g in body.get('security_groups') or [])
+        if shown != [name]:
+            problems.append('security_groups the rebuilt server shows: '
+                            'expected [%r], got %s' % (name, shown))
+        # os-interface shows tags from 2.70.
+        with self.at(self.rebuild_mv if microversions.at_least(
+                self.rebuild_mv, '2.70') else '2.70'):
+            interfaces = self.os_primary.interfaces_client.list_interfaces(
+                server['id'])['interfaceAttachments']
+        tags = [i.get('tag') for i in interfaces]
+        if tags != [tag]:
+            problems.append('tags of the interfaces of the rebuilt server '
+                            '(os-interface): expected [%r], got %s' % (
+                                tag, tags))
+        self.assertEqual([], problems)
+
+
+class Cell0RebuildServerGroupTest(Cell0RebuildBase):
+    """The server group of the create request, through a cell0 rebuild.
+
+    Its servers are read with ``group_hints.servers_client_of``:
+    nova shows a member's ``scheduler_hints.group`` as a list from 2.100,
+    which Tempest's schemas type as a string.
+    """
+
+    @classmethod
+    def setup_clients(cls):
+        super().setup_clients()
+        cls.owner_servers = group_hints.servers_client_of(cls.os_primary)
+        cls.admin_servers = group_hints.servers_client_of(cls.os_admin)
+        cls.persona_servers['owner_member'] = cls.owner_servers
+        cls.persona_servers['admin'] = cls.admin_servers
+
+    @decorators.idempotent_id('4f8e2d6a-9b1c-4c3e-8a7d-5e2b0c9f1a64')
+    @markers.requirements('RB-42')
+    def test_rebuild_honours_anti_affinity(self):
+        """A server group's anti-affinity holds through the rebuild.
+
+        The buried server and a second member are in one anti-affinity
+        group; capacity appears on one host only, and the member takes
+        it.  The cell0 rebuild then finds no host the policy allows: the
+        server is buried again, no host.  Once the member is deleted,
+        the same server is rebuilt on that host.
+        """
+        groups = self.os_primary.server_groups_client
+        group = groups.create_server_group(
+            name=data_utils.rand_name(
+                name=self.__class__.__name__ + '-group',
+                prefix=CONF.resource_name_prefix),
+            policies=['anti-affinity'])['server_group']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        groups.delete_server_group, group['id'])
+        hints = {'group': group['id']}
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, scheduler_hints=hints)
+        trigger.add_capacity()
+        member = self.boot(trigger.flavor['id'], scheduler_hints=hints)
+        member = self.wait_status(member['id'], 'ACTIVE')
+        self.rebuild(server['id'])
+        body = self.wait_status(server['id'], waiters.TERMINAL | {'ACTIVE'})
+        problems = []
+        if body.get('OS-EXT-SRV-ATTR:host') or (
+                (body.get('status'), body.get('OS-EXT-STS:vm_state'))
+                != self.expected_buried()):
+            problems.append(
+                'cell0 rebuild whose only host with capacity (%s) holds '
+                'another member of its anti-affinity group: expected the '
+                'server buried again (%s, no host), got %s on host %r' % (
+                    member.get('OS-EXT-SRV-ATTR:host'),
+                    '/'.join(self.expected_buried()),
+                    waiters.describe(body),
+                    body.get('OS-EXT-SRV-ATTR:host')))
+        self.assertEqual([], problems)
+        self.owner_servers.delete_server(member['id'])
+        waiters.wait_for_server_deletion(self.admin_servers, member['id'])
+        body = self.rebuild_to_active(server['id'])
+        self.assertEqual(member.get('OS-EXT-SRV-ATTR:host'),
+                         body.get('OS-EXT-SRV-ATTR:host'),
+                         'Host of the server rebuilt once the other member '
+                         'was deleted: expected the host with capacity')
 
 
 class Cell0RebuildTrustedCertsTest(Cell0RebuildBase):
