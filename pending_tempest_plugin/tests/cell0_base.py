@@ -497,6 +497,16 @@ class Cell0Test(base.ConformanceTest):
                                                 volume_id)
         waiters.wait_for_volume_deletion(volumes, volume_id)
 
+    def create_security_group(self):
+        """A security group of the owner's, deleted at cleanup."""
+        groups = self.os_primary.security_groups_client
+        name = data_utils.rand_name(name=self.__class__.__name__ + '-sg',
+                                    prefix=CONF.resource_name_prefix)
+        group = groups.create_security_group(name=name)['security_group']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        groups.delete_security_group, group['id'])
+        return group
+
     def create_keypair(self):
         name = data_utils.rand_name(name=self.__class__.__name__ + '-key',
                                     prefix=CONF.resource_name_prefix)

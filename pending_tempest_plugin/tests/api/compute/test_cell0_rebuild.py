@@ -846,12 +846,8 @@ class Cell0RebuildCreateRequestTest(Cell0RebuildBase):
         its port has that group and not the default one, the server
         shows it, and os-interface (2.70) shows the NIC's tag.
         """
-        groups = self.os_primary.security_groups_client
-        name = data_utils.rand_name(name=self.__class__.__name__ + '-sg',
-                                    prefix=CONF.resource_name_prefix)
-        group = groups.create_security_group(name=name)['security_group']
-        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
-                        groups.delete_security_group, group['id'])
+        group = self.create_security_group()
+        name = group['name']
         tag = 'cell0-nic'
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger, version=self.rebuild_mv,

@@ -327,11 +327,8 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
         fails in a cell); the server stays buried and can be deleted.
         """
         groups = self.os_primary.security_groups_client
-        name = data_utils.rand_name(name=self.__class__.__name__ + '-sg',
-                                    prefix=CONF.resource_name_prefix)
-        group = groups.create_security_group(name=name)['security_group']
-        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
-                        groups.delete_security_group, group['id'])
+        group = self.create_security_group()
+        name = group['name']
         network, _ = self.create_network()
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger, version=self.rebuild_mv,
