@@ -469,6 +469,33 @@ class Cell0RebuildTest(Cell0RebuildBase):
                             key, marker[key], properties.get(key)))
         self.assertEqual([], problems)
 
+    @decorators.idempotent_id('c2a9e4f1-5d3b-4a7e-b8c6-0f1e2d3c4b5a')
+    @markers.requirements('RB-43')
+    def test_rebuild_server_created_with_personality(self):
+        """A server created with personality files (2.56): never a 500.
+
+        The cell0 rebuild is accepted and the server ends ACTIVE, or it
+        is refused with a 4xx naming the personality; nova keeps no file
+        of a buried server (interp-personality).
+        """
+        self.require_microversions('2.56')
+        trigger = self.novalidhost_trigger()
+        contents = base64.b64encode(b'cell0 personality\n').decode()
+        server = self.bury(trigger, version='2.56', personality=[
+            {'path': '/etc/cell0-rebuild', 'contents': contents}])
+        trigger.add_capacity()
+        with self.at(self.rebuild_mv):
+            outcome = self._rebuild_outcome(server['id'])
+        code, _, detail = outcome
+        if code == 202:
+            self.wait_status(server['id'], 'ACTIVE')
+        elif not (code and 400 <= code < 500
+                  and 'personality' in detail.lower()):
+            self.fail('Cell0 rebuild of server %s, created with personality '
+                      'files at 2.56: expected 202 (then ACTIVE) or a 4xx '
+                      'naming the personality, got %s' % (
+                          server['id'], checks.describe_outcomes([outcome])))
+
     @decorators.idempotent_id('fffdf3b7-89bf-42ba-a2d2-b6813a8b8dd1')
     @markers.requirements('RB-32', 'RB-33', 'RB-23')
     def test_second_burial_keeps_everything(self):
