@@ -1144,7 +1144,7 @@ MUTANTS = {
         'new': "            tags=tags)\n",
         'programs': ['nova-conductor'],
         'tests': _RACES + 'test_rebuild_recorded_as_instance_action\\[',
-        'message': "expected rebuild, got ['create']",
+        'message': "caller), got [('create'",
     },
     'rebuild-drops-trusted-certs': {
         'requirements': ['RB-05'],

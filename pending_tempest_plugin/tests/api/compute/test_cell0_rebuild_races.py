@@ -156,24 +156,49 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
     def test_rebuild_recorded_as_instance_action(self):
         """The cell0 rebuild is a ``rebuild`` instance action of the server.
 
-        Once the server is ACTIVE, with its events and none failed (the
-        cell0 ``create`` action goes with the hard-deleted cell0 record,
-        interp-instance-actions).
+        Once the server is ACTIVE: its only action (the cell0 ``create``
+        action goes with the hard-deleted cell0 record,
+        interp-instance-actions), with the request id of the rebuild
+        request and its caller's user, its events none failed, and the
+        compute's events those of a build (nova's
+        ``compute__do_build_and_run_instance``), not of a rebuild on the
+        host.
         """
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger, networks='none')
         trigger.add_capacity()
-        self.rebuild_to_active(server['id'])
-        actions, events = self.instance_events(server['id'], 'rebuild')
-        self.assertIn('rebuild', actions,
-                      'Instance actions of server %s after its cell0 '
-                      'rebuild: expected rebuild, got %s' % (server['id'],
-                                                             actions))
+        with self.at(self.rebuild_mv):
+            response = self.owner_servers.rebuild_server(
+                server['id'], CONF.compute.image_ref)
+        request_id = response.response.get('x-openstack-request-id')
+        self.wait_status(server['id'], 'ACTIVE')
+        with self.at(self.view_mv):
+            actions = self.admin_servers.list_instance_actions(
+                server['id'])['instanceActions']
+        problems = []
+        seen = [(a['action'], a['request_id'], a.get('user_id'))
+                for a in actions]
+        wanted = [('rebuild', request_id,
+                   self.os_primary.credentials.user_id)]
+        if seen != wanted:
+            problems.append('instance actions (action, request id, user) '
+                            'of server %s after its cell0 rebuild: expected '
+                            '%s (the rebuild request\'s id and caller), got '
+                            '%s' % (server['id'], wanted, seen))
+        _, events = self.instance_events(server['id'], 'rebuild')
+        names = sorted(e['event'] for e in events)
         failed = [e for e in events if e.get('result') == 'Error']
-        self.assertTrue(events and not failed,
-                        'Events of the rebuild action of server %s: expected '
-                        'at least one and none failed, got %s' % (
-                            server['id'], events))
+        if not events or failed:
+            problems.append('events of the rebuild action: expected at '
+                            'least one and none failed, got %s' % events)
+        compute = [n for n in names if n.startswith('compute_')]
+        if (not any('build_and_run_instance' in n for n in compute)
+                or any('rebuild' in n for n in compute)):
+            problems.append('events of the rebuild action: expected the '
+                            "compute's build event "
+                            '(compute__do_build_and_run_instance) and no '
+                            'rebuild event of the compute, got %s' % names)
+        self.assertEqual([], problems)
 
 
 class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
