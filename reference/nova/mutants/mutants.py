@@ -788,11 +788,10 @@ MUTANTS = {
         'what': 'below the PENDING microversion OS-EXT-STS:vm_state shows '
                 'the raw vm_state "pending" (only the status is mapped)',
         'file': 'nova/api/openstack/compute/views/servers.py',
-        'old': "                    server[\"server\"][key] = "
-               "self._get_vm_state(\n"
-               "                        request, instance)\n",
-        'new': "                    server[\"server\"][key] = "
-               "instance[state]\n",
+        'old': "                    self._get_vm_state(request, instance)\n"
+               "                    if state == 'vm_state' else "
+               "instance[state])\n",
+        'new': "                    instance[state])\n",
         'programs': ['nova-api'],
         'tests': _PENDING + 'test_pending_is_error_below_microversion\\[',
         'message': "OS-EXT-STS:vm_state: expected 'error', got 'pending'",
