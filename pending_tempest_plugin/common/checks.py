@@ -32,6 +32,12 @@ UNCHANGED_FIELDS = ('id', 'name', 'status', 'OS-EXT-STS:vm_state',
                     'image', 'flavor', 'metadata', 'updated')
 
 
+def changed(before, after, when):
+    """How ``after`` differs from ``before`` in UNCHANGED_FIELDS."""
+    expected = dict((k, before.get(k, '<absent>')) for k in UNCHANGED_FIELDS)
+    return differences(expected, after, when)
+
+
 def buried_state(pending_enabled):
     """(status, vm_state) of a NoValidHost server at a new microversion."""
     return ('PENDING', 'pending') if pending_enabled else ('ERROR', 'error')

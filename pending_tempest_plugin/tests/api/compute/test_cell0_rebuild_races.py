@@ -218,14 +218,6 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
                            networks=[{'port': port['id']}])
         return trigger, server, port
 
-    @staticmethod
-    def _changed(before, after):
-        """What a refused rebuild changed (checks.UNCHANGED_FIELDS)."""
-        expected = dict((k, before.get(k, '<absent>'))
-                        for k in checks.UNCHANGED_FIELDS)
-        return checks.differences(expected, after,
-                                  'after the refused rebuild: ')
-
     @decorators.attr(type='negative')
     @decorators.idempotent_id('e51b07b6-37c3-4ddc-89d7-3a9771ccbf57')
     @markers.requirements('RB-20')
@@ -252,7 +244,8 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
         after = self.show(server['id'])
         self.assert_state(after, self.expected_buried(),
                           'after the refused rebuild')
-        self.assertEqual([], self._changed(before, after))
+        self.assertEqual([], checks.changed(before, after,
+                                            'after the refused rebuild: '))
         self.assertIsNone(after.get('OS-EXT-SRV-ATTR:host'),
                           'Server %s after the refused rebuild: expected no '
                           'host (still buried), got %r' % (
@@ -288,7 +281,8 @@ class Cell0RebuildPortsTest(Cell0RebuildRacesBase):
         after = self.show(server['id'])
         self.assert_state(after, self.expected_buried(),
                           'after the refused rebuild')
-        self.assertEqual([], self._changed(before, after))
+        self.assertEqual([], checks.changed(before, after,
+                                            'after the refused rebuild: '))
         bound = ports.show_port(port['id'])['port']
         self.assertEqual(other['id'], bound['device_id'],
                          'Port %s after the refused rebuild of server %s: '
