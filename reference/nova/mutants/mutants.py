@@ -509,6 +509,18 @@ MUTANTS = {
         'tests': _PENDING + 'test_pending_server_shows_fault\\[',
         'message': 'fault: expected the NoValidHost fault',
     },
+    'inject-network-info-no-host-500': {
+        'requirements': ['PEND-20'],
+        'what': 'injectNetworkInfo casts to the compute of a server that '
+                'has none (a PENDING server): 500 (nova 34.0.0; patch 0027)',
+        'file': 'nova/compute/api.py',
+        'old': '    @check_instance_lock\n    @check_instance_host()\n'
+               '    def inject_network_info(',
+        'new': '    @check_instance_lock\n    def inject_network_info(',
+        'programs': ['nova-api'],
+        'tests': _PENDING + 'test_pending_server_actions\\[',
+        'message': 'injectNetworkInfo (admin): expected 409',
+    },
     'host-status-cached-per-zone': {
         'requirements': ['HS-20'],
         'what': 'a listing computes host_status once per availability '
@@ -1246,7 +1258,8 @@ BATCHES = [
      # the check it removes.
      'cell0-rebuild-quota-left-to-recheck',
      'cell0-rebuild-default-security-group',
-     'cell0-rebuild-drops-server-group'],
+     'cell0-rebuild-drops-server-group',
+     'inject-network-info-no-host-500'],
     ['rebuild-drops-user-data', 'rebuild-renames-hostname',
      'persisted-networks-first-only', 'bury-forgets-networks-none',
      'pending-delete-admin-only', 'reburial-always-error',

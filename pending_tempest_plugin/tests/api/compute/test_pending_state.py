@@ -22,6 +22,7 @@ runs when it is False.  Interpretations cited: interpretation.rst anchors
 """
 
 from tempest import config
+from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
@@ -29,6 +30,7 @@ from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import microversions
+from pending_tempest_plugin.common import pending_actions
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests import cell0_base
 
@@ -234,6 +236,96 @@ class PendingStateTest(PendingStateBase):
         self.assert_state(body, ERROR, 'after os-resetState error at %s'
                           % self.pending_mv)
         self.assertIsNone(body.get('OS-EXT-STS:task_state'))
+
+    # -- every other action (interp-pending-actions) -------------------------
+
+    def other_flavor_id(self):
+        """A flavor to resize to (the state is checked before it)."""
+        return CONF.compute.flavor_ref_alt or CONF.compute.flavor_ref
+
+    def created_image(self, body):
+        """Delete at cleanup an image an action was wrongly allowed to make."""
+        image_id = body.get('image_id') or (
+            body.response.get('location', '').rstrip('/').rsplit('/', 1)[-1])
+        if image_id:
+            self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                            self.os_primary.image_client_v2.delete_image,
+                            image_id)
+        return body
+
+    def _answer(self, call, persona, server_id):
+        """(answer, detail) of one action: ALLOWED, 409, 404 or a status."""
+        try:
+            call(self, persona, server_id)
+        except lib_exc.Conflict as e:
+            return 409, str(e)
+        except lib_exc.NotFound as e:
+            return 404, str(e)
+        except lib_exc.RestClientException as e:
+            return getattr(e.resp, 'status', None) or repr(e), str(e)
+        return pending_actions.ALLOWED, ''
+
+    @staticmethod
+    def _unexpected(expected, got, detail):
+        """Why (got, detail) is not the table's ``expected``, or None."""
+        if expected == pending_actions.ALLOWED:
+            ok = got == pending_actions.ALLOWED
+        elif expected == pending_actions.STATE:
+            ok = got == 409 and 'vm_state pending' in detail
+        elif expected == pending_actions.NO_HOST:
+            ok = got == 409
+        elif expected == pending_actions.SAME_HOST:
+            ok = got == 400
+        else:
+            ok = got == 404
+        if ok:
+            return None
+        return 'expected %s, got %s%s' % (
+            pending_actions.ANSWERS[expected],
+            '2xx' if got == pending_actions.ALLOWED else got,
+            (': ' + ' '.join(detail.split())[:300]) if detail else '')
+
+    @decorators.idempotent_id('950cb7ca-ed0d-436e-a7c8-c84c046fcced')
+    @markers.requirements('PEND-20')
+    def test_pending_server_actions(self):
+        """Every server action answers a PENDING server as the table says.
+
+        interp-pending-actions: each action of nova 34 requested by the
+        owner (admin for the admin actions) at the PENDING microversion:
+        the allowed ones succeed and leave the server PENDING; the others
+        answer 409 naming vm_state pending, or 409 for a server with no
+        host, or 404 for a security group with no port to apply it to,
+        or 400 for an evacuation to no host from no host; none answers
+        500, and the server is PENDING after all of them.
+        """
+        server = self._pending_server()
+        sid = server['id']
+        self.addCleanup(self._unlocked, sid)
+        problems = []
+        for name, persona, _, expected, call in pending_actions.ACTIONS:
+            if name in pending_actions.NEEDS_NETWORK and not self.network:
+                continue
+            with self.at(self.pending_mv):
+                got, detail = self._answer(call, persona, sid)
+            problem = self._unexpected(expected, got, detail)
+            if problem:
+                problems.append('%s (%s): %s' % (name, persona, problem))
+            if expected == pending_actions.ALLOWED:
+                body = self.show(sid, self.pending_mv)
+                if body.get('status') != 'PENDING':
+                    problems.append('%s: the server is %s afterwards, not '
+                                    'PENDING' % (name, body.get('status')))
+        body = self.show(sid, self.pending_mv)
+        problems.extend(checks.differences(
+            {'status': 'PENDING', 'OS-EXT-STS:vm_state': 'pending',
+             'OS-EXT-STS:task_state': None, 'locked': False}, body,
+            'after every action: '))
+        self.assertEqual([], problems)
+
+    def _unlocked(self, server_id):
+        with self.at(self.pending_mv):
+            test_utils.call_and_ignore_notfound_exc(
+                self.owner_servers.unlock_server, server_id)
 
 
 class PendingStateOffTest(PendingStateBase):
