@@ -373,6 +373,35 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
                                profile), profile))
         self.fail_visibility(problems)
 
+    def check_update_response(self, server, host_status):
+        """PUT /servers/{id} at 2.75 answers ``host_status`` as show does.
+
+        For the admin and the owner (the personas that may update), under
+        each profile, through its endpoint. Skips the test when
+        ``[compute] max_microversion`` is below 2.75.
+        """
+        version = FULL_UPDATE_RESPONSE_MICROVERSION
+        configured = CONF.compute.max_microversion
+        if configured not in (None, 'latest') and not microversions.at_least(
+                configured, version):
+            raise self.skipException(
+                '[compute] max_microversion %s is below %s, which returns '
+                'host_status in the update response' % (configured, version))
+        problems = []
+        for profile, servers in self.profile_servers:
+            for persona in ('admin', 'owner_member'):
+                if persona not in servers:
+                    continue
+                with self.at(version):
+                    body = servers[persona].update_server(
+                        server['id'], description='host_status %s, %s' % (
+                            host_status, persona))['server']
+                problems.extend(self.visibility_problems(
+                    persona, host_status, body,
+                    self.where('PUT /servers/{id} at %s' % version, profile),
+                    profile))
+        self.fail_visibility(problems)
+
     def where(self, request, profile):
         """``request``, naming the endpoint when the run checks several."""
         if len(self.profile_servers) < 2:

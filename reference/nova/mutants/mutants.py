@@ -682,13 +682,13 @@ MUTANTS = {
         'message': "'UNKNOWN'",
     },
     'host-status-disabled-is-down': {
-        'requirements': ['HS-08', 'HS-13'],
+        'requirements': ['HS-08', 'HS-13', 'HS-24'],
         'what': 'a disabled compute reads DOWN, like a forced-down one',
         'file': 'nova/compute/api.py',
         'old': "                if service.forced_down:\n",
         'new': "                if service.forced_down or service.disabled:\n",
         'programs': ['nova-api'],
-        'tests': _DISRUPTIVE + 'test_maintenance\\[',
+        'tests': _DISRUPTIVE + 'test_maintenance(_update_response)?\\[',
         'message': "expected 'MAINTENANCE', got 'DOWN'",
     },
     'host-status-owner-by-default': {

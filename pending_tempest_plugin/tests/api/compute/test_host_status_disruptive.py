@@ -84,10 +84,26 @@ class HostStatusDisruptiveTest(HostStatusDisruptiveBase):
         self.check_visibility(self.server, 'DOWN')
 
     @decorators.attr(type='slow')
+    @decorators.idempotent_id('c5a01598-4f67-418c-85e1-2de7f816a9e0')
+    @markers.requirements('HS-24')
+    def test_maintenance_update_response(self):
+        """The 2.75 update response of a server on a disabled compute."""
+        self.hosts.disable(self.host)
+        self.check_update_response(self.server, 'MAINTENANCE')
+
+    @decorators.attr(type='slow')
+    @decorators.idempotent_id('41c28dc7-b31b-4397-9b94-98bf890b1aef')
+    @markers.requirements('HS-24')
+    def test_down_update_response(self):
+        """The 2.75 update response of a server on a forced-down compute."""
+        self.hosts.force_down(self.host)
+        self.check_update_response(self.server, 'DOWN')
+
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('a97a02bf-9f49-4f0c-a32b-3f4cfd175b76')
     @markers.requirements('HS-10')
     def test_disabled_and_forced_down(self):
-        """The spec: MAINTENANCE overrides DOWN.
+        """The spec: MAINTENANCE overrides DOWN (every persona, show, detail).
 
         HS-10 is flagged in the catalogue: nova's get_instance_host_status
         checks forced_down first and returns DOWN.  When the cloud answers
@@ -98,6 +114,10 @@ class HostStatusDisruptiveTest(HostStatusDisruptiveBase):
         self.hosts.force_down(self.host)
         self.hosts.disable(self.host)
         actual = self.admin_host_status(self.server)
+        if actual in (SPEC_PRECEDENCE, NOVA_PRECEDENCE):
+            # Whichever wins, every persona sees it as the profile says,
+            # in show and in detail.
+            self.check_visibility(self.server, actual)
         if actual == NOVA_PRECEDENCE:
             self.expectFailure(
                 'HS-10 (flagged): the cloud answers %s, as nova\'s '

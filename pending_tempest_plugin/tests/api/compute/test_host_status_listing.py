@@ -301,20 +301,27 @@ class HostStatusListingStoppedComputeTest(HostStatusListingBase):
         self.check_visibility(self.server, 'UNKNOWN')
 
     @decorators.attr(type='slow')
+    @decorators.idempotent_id('3f189f76-2780-40bc-8daa-57516705c6c9')
+    @markers.requirements('HS-24')
+    def test_unknown_update_response(self):
+        """The 2.75 update response of a server whose compute stopped."""
+        self.check_update_response(self.server, 'UNKNOWN')
+
+    @decorators.attr(type='slow')
     @decorators.idempotent_id('f32003e8-af8a-4ae0-9245-b8b192b2e2fa')
     @markers.requirements('HS-11')
     def test_disabled_and_stopped(self):
-        """MAINTENANCE overrides UNKNOWN."""
+        """MAINTENANCE over UNKNOWN, for every persona, show and detail."""
         self.hosts.disable(self.target)
-        self.assertEqual('MAINTENANCE', self.admin_host_status(self.server))
+        self.check_visibility(self.server, 'MAINTENANCE')
 
     @decorators.attr(type='slow')
     @decorators.idempotent_id('3492a9b2-82bd-4f91-9844-01a1e8c5a995')
     @markers.requirements('HS-12')
     def test_forced_down_and_stopped(self):
-        """DOWN overrides UNKNOWN."""
+        """DOWN overrides UNKNOWN, for every persona, show and detail."""
         self.hosts.force_down(self.target)
-        self.assertEqual('DOWN', self.admin_host_status(self.server))
+        self.check_visibility(self.server, 'DOWN')
 
     @decorators.attr(type='slow')
     @decorators.idempotent_id('b1c8b80f-e73e-4c95-a08d-5dfd3182a359')
