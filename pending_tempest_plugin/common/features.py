@@ -284,6 +284,24 @@ def trusted_certs(conf=None):
     return None
 
 
+def host_hint_filters(conf=None):
+    """Skip message unless the scheduler honours same_host/different_host.
+
+    Tempest's own option ``[compute-feature-enabled]
+    scheduler_enabled_filters`` ("all", or the filters nova's
+    ``[filter_scheduler] enabled_filters`` lists).
+    """
+    conf = conf or CONF
+    enabled = conf.compute_feature_enabled.scheduler_enabled_filters
+    missing = [name for name in ('SameHostFilter', 'DifferentHostFilter')
+               if 'all' not in enabled and name not in enabled]
+    if missing:
+        return ('The same_host and different_host hints need %s: not in '
+                '[compute-feature-enabled] scheduler_enabled_filters.'
+                % ' and '.join(missing))
+    return None
+
+
 def volumes(conf=None):
     """Skip message unless a volume service is available."""
     conf = conf or CONF

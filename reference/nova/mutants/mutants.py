@@ -1054,6 +1054,22 @@ MUTANTS = {
                             'tag\\[',
         'message': 'security groups of the ports of the rebuilt server',
     },
+    'cell0-rebuild-drops-scheduler-hints': {
+        'requirements': ['RB-44'],
+        'what': 'the cell0 rebuild schedules without the scheduler hints '
+                'of the create request (same_host, different_host)',
+        'file': 'nova/compute/api.py',
+        'old': ('        return request_spec, requested_networks, '
+                'stored_spec\n'),
+        'new': ('        request_spec.scheduler_hints = {}\n'
+                '        return request_spec, requested_networks, '
+                'stored_spec\n'),
+        'programs': ['nova-api'],
+        'tests': ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+                  'test_cell0_rebuild\\.Cell0RebuildSchedulerHintsTest\\.'
+                  'test_rebuild_honours_(different|same)_host\\['),
+        'message': 'expected the server buried again',
+    },
     'cell0-rebuild-drops-server-group': {
         'requirements': ['RB-42'],
         'what': 'the cell0 rebuild schedules the server without its server '
@@ -1259,7 +1275,8 @@ BATCHES = [
      'cell0-rebuild-quota-left-to-recheck',
      'cell0-rebuild-default-security-group',
      'cell0-rebuild-drops-server-group',
-     'inject-network-info-no-host-500'],
+     'inject-network-info-no-host-500',
+     'cell0-rebuild-drops-scheduler-hints'],
     ['rebuild-drops-user-data', 'rebuild-renames-hostname',
      'persisted-networks-first-only', 'bury-forgets-networks-none',
      'pending-delete-admin-only', 'reburial-always-error',

@@ -962,6 +962,90 @@ class Cell0RebuildServerGroupTest(Cell0RebuildBase):
                          'was deleted: expected the host with capacity')
 
 
+class Cell0RebuildSchedulerHintsTest(Cell0RebuildBase):
+    """The same_host / different_host hints of the create request."""
+
+    required_features = (features.cell0_rebuild, features.host_hint_filters)
+
+    def _assert_buried_again(self, server_id, why):
+        body = self.wait_status(server_id, waiters.TERMINAL | {'ACTIVE'})
+        if body.get('OS-EXT-SRV-ATTR:host') or (
+                (body.get('status'), body.get('OS-EXT-STS:vm_state'))
+                != self.expected_buried()):
+            self.fail('cell0 rebuild %s: expected the server buried again '
+                      '(%s, no host), got %s on host %r' % (
+                          why, '/'.join(self.expected_buried()),
+                          waiters.describe(body),
+                          body.get('OS-EXT-SRV-ATTR:host')))
+
+    @decorators.idempotent_id('0f087136-65cd-477d-8a81-87bb050e9c7d')
+    @markers.requirements('RB-44')
+    def test_rebuild_honours_different_host(self):
+        """different_host holds through the rebuild.
+
+        Capacity exists on one host, which holds the server the hint
+        names: the rebuild buries the server again.  Once that server is
+        deleted, the same server is rebuilt on that host.
+        """
+        trigger = self.novalidhost_trigger()
+        trigger.add_capacity()
+        other = self.boot(trigger.flavor['id'])
+        other = self.wait_status(other['id'], 'ACTIVE')
+        host = other.get('OS-EXT-SRV-ATTR:host')
+        server = self.bury(trigger,
+                           scheduler_hints={'different_host': [other['id']]})
+        self.rebuild(server['id'])
+        self._assert_buried_again(
+            server['id'], 'whose only host with capacity (%s) holds the '
+            'server its different_host hint names' % host)
+        self.owner_servers.delete_server(other['id'])
+        waiters.wait_for_server_deletion(self.admin_servers, other['id'])
+        body = self.rebuild_to_active(server['id'])
+        self.assertEqual(host, body.get('OS-EXT-SRV-ATTR:host'),
+                         'Host of the server rebuilt once the server its '
+                         'different_host hint names was deleted: expected '
+                         'the host with capacity')
+
+    @decorators.idempotent_id('79a4384b-7700-4acd-91ec-7e86c6c4ada3')
+    @markers.requirements('RB-44')
+    def test_rebuild_honours_same_host(self):
+        """same_host holds through the rebuild.
+
+        The hint names a server on a host without capacity (an admin's
+        server, placed there with the host of microversion 2.74); capacity
+        appears on another host only: the rebuild buries the server again
+        instead of building it there.
+        """
+        if CONF.compute.min_compute_nodes < 2:
+            raise self.skipException(
+                'same_host needs a host other than the one with capacity: '
+                'set [compute] min_compute_nodes to 2 or more')
+        capacity_host = features.capacity_hosts()[0]
+        with self.at('2.1'):
+            services = self.os_admin.services_client.list_services(
+                binary='nova-compute')['services']
+        others = sorted(s['host'] for s in services
+                        if s['host'] != capacity_host and s['state'] == 'up'
+                        and s['status'] == 'enabled')
+        if not others:
+            self.fail('[compute] min_compute_nodes is %d, but os-services '
+                      'lists no enabled, up nova-compute other than %s'
+                      % (CONF.compute.min_compute_nodes, capacity_host))
+        other = self.create_server(
+            client=self.admin_servers, flavor=CONF.compute.flavor_ref,
+            cleanup=self, version=microversions.REQUESTED_HOST_MICROVERSION,
+            networks='none', host=others[0])
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger,
+                           scheduler_hints={'same_host': [other['id']]})
+        trigger.add_capacity(trigger.pick_provider(capacity_host))
+        self.rebuild(server['id'])
+        self._assert_buried_again(
+            server['id'], 'whose same_host hint names a server on %s, '
+            'without capacity, while %s has some' % (others[0],
+                                                     capacity_host))
+
+
 class Cell0RebuildTrustedCertsTest(Cell0RebuildBase):
     """Trusted image certificates, where the cloud verifies images."""
 
