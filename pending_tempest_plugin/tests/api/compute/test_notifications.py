@@ -140,23 +140,31 @@ class NotificationsTest(NotificationsBase):
         """The build's outcome reaches the bus: NoValidHost, PENDING.
 
         The conductor's versioned ``compute_task.build_instances.error``
-        (priority error) names the server, the state ``pending`` and the
-        reason NoValidHost (its exception and message); no
+        (priority error) names the server, the state ``pending``, the
+        reason NoValidHost (its exception and message) and the server's
+        request spec (its instance UUID and the flavor it asked for); no
         ``scheduler.select_destinations.end`` claims the scheduler found it
         a destination.  (Nova sends no
         ``select_destinations`` notification at all when placement has no
         candidate, the suite's trigger: see the note of PEND-12.)
         """
-        server = self._pending_server()
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger)
         error = self.wait_notification(
             server['id'], BUILD_ERROR,
             lambda n: n.event_type == BUILD_ERROR)
         problems = []
         expected = {'priority': 'error', 'state': 'pending',
-                    'reason.exception': 'NoValidHost'}
+                    'reason.exception': 'NoValidHost',
+                    'request_spec.instance_uuid': server['id'],
+                    'request_spec.flavor.flavorid': trigger.flavor['id']}
         actual = {'priority': error.priority,
                   'state': notifications.field(error, 'state'),
-                  'reason.exception': notifications.exception_name(error)}
+                  'reason.exception': notifications.exception_name(error),
+                  'request_spec.instance_uuid': notifications.field(
+                      error, 'request_spec', 'instance_uuid'),
+                  'request_spec.flavor.flavorid': notifications.field(
+                      error, 'request_spec', 'flavor', 'flavorid')}
         problems.extend(checks.differences(expected, actual,
                                            BUILD_ERROR + ' '))
         message = notifications.field(error, 'reason', 'exception_message')
@@ -190,8 +198,10 @@ class NotificationsRebuildTest(NotificationsBase):
     def test_cell0_rebuild_no_new_notifications(self):
         """A cell0 rebuild sends only event types stock nova 34.0.0 has.
 
-        The versioned notifications about the server from the rebuild
-        request until it is ACTIVE (and quiet) are compared with
+        It is notified as a build (instance.create.start and .end), not
+        as a compute rebuild (no instance.rebuild.*).  The versioned
+        notifications about the server from the rebuild request until it
+        is ACTIVE (and quiet) are compared with
         ``notifications.STOCK_EVENT_TYPES``; at least one must be seen
         (else the bus tells nothing and the check would be empty).
         """
@@ -207,8 +217,16 @@ class NotificationsRebuildTest(NotificationsBase):
                       'notifications (notification_format versioned or '
                       'both) to the bus of [nova_conformance] '
                       'notification_transport_url?' % server['id'])
-        new = sorted(set(n.event_type for n in seen)
-                     - notifications.STOCK_EVENT_TYPES)
+        types = set(n.event_type for n in seen)
+        build = {'instance.create.start', 'instance.create.end'}
+        rebuild = sorted(t for t in types if t.startswith('instance.rebuild'))
+        if not build <= types or rebuild:
+            self.fail('The cell0 rebuild of server %s: expected it notified '
+                      'as a build (%s), not as a compute rebuild (no '
+                      'instance.rebuild.*), got %s' % (
+                          server['id'], ' and '.join(sorted(build)),
+                          notifications.describe_all(seen)))
+        new = sorted(types - notifications.STOCK_EVENT_TYPES)
         if new:
             self.fail('The cell0 rebuild of server %s introduced '
                       'notification event types stock nova 34.0.0 does not '
