@@ -147,6 +147,16 @@ class Cell0Test(base.ConformanceTest):
             return (client or self.admin_servers).show_server(
                 server_id)['server']
 
+    def need(self, server_id, resource):
+        """What ``server_id`` counts against quota ``resource``.
+
+        ``instances`` (1), ``cores`` or ``ram`` (of its flavor, as shown).
+        """
+        if resource == 'instances':
+            return 1
+        flavor = self.show(server_id, self.rebuild_mv)['flavor']
+        return flavor[{'cores': 'vcpus', 'ram': 'ram'}[resource]]
+
     def expected_buried(self):
         return checks.buried_state(
             CONF.nova_conformance.pending_state_enabled)
@@ -344,7 +354,12 @@ class Cell0Test(base.ConformanceTest):
         self.assertEqual([], self.leftovers(server_id))
 
     def instance_events(self, server_id, action_name):
-        """Events of the server's ``action_name`` actions, as admin sees."""
+        """(action names, events of its ``action_name`` actions), as admin."""
+        actions, events = self.instance_actions(server_id, action_name)
+        return [a['action'] for a in actions], events
+
+    def instance_actions(self, server_id, action_name):
+        """(the server's actions, the events of its ``action_name`` ones)."""
         with self.at(self.view_mv):
             actions = self.admin_servers.list_instance_actions(
                 server_id)['instanceActions']
@@ -355,7 +370,7 @@ class Cell0Test(base.ConformanceTest):
                 events.extend(self.admin_servers.show_instance_action(
                     server_id, action['request_id'])['instanceAction'].get(
                         'events', []))
-        return [a['action'] for a in actions], events
+        return actions, events
 
     def leftovers(self, server_id, timeout=None):
         """What remains of a deleted server: a list of sentences.

@@ -598,9 +598,7 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
         owner, quotas = self._counting_clients(service)
         others = self.usage(resource, quotas=quotas)[1]
         trigger, server = self._buried(client=owner)
-        flavor = self.show(server['id'], self.rebuild_mv)['flavor']
-        need = {'instances': 1, 'cores': flavor['vcpus'],
-                'ram': flavor['ram']}[resource]
+        need = self.need(server['id'], resource)
         # A real limit: one short of the owner's other servers and this
         # one, counted before the burial (in every mode the buried server
         # then counts in full against it).
@@ -651,8 +649,7 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
         """
         others = self.usage('cores')[1]
         rich = self._rich_burial()
-        vcpus = self.show(rich.server['id'], self.rebuild_mv)['flavor'][
-            'vcpus']
+        vcpus = self.need(rich.server['id'], 'cores')
         rich.trigger.add_capacity()
         limit = others + vcpus - 1
         restore = self.set_quota(cores=limit)

@@ -142,7 +142,7 @@ class Cell0RebuildOtherCallerTest(Cell0RebuildCallerBase):
         """
         owner_used = self.usage('cores')[1]
         trigger, server = self._buried()
-        vcpus = self.show(server['id'], self.rebuild_mv)['flavor']['vcpus']
+        vcpus = self.need(server['id'], 'cores')
         caller_used = self.usage('cores',
                                  project_id=self.caller_project_id)[1]
         restore = self.set_quota(cores=owner_used + vcpus - 1)

@@ -172,9 +172,7 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
                 server['id'], CONF.compute.image_ref)
         request_id = response.response.get('x-openstack-request-id')
         self.wait_status(server['id'], 'ACTIVE')
-        with self.at(self.view_mv):
-            actions = self.admin_servers.list_instance_actions(
-                server['id'])['instanceActions']
+        actions, events = self.instance_actions(server['id'], 'rebuild')
         problems = []
         seen = [(a['action'], a['request_id'], a.get('user_id'))
                 for a in actions]
@@ -185,7 +183,6 @@ class Cell0RebuildRacesTest(Cell0RebuildRacesBase):
                             'of server %s after its cell0 rebuild: expected '
                             '%s (the rebuild request\'s id and caller), got '
                             '%s' % (server['id'], wanted, seen))
-        _, events = self.instance_events(server['id'], 'rebuild')
         names = sorted(e['event'] for e in events)
         failed = [e for e in events if e.get('result') == 'Error']
         if not events or failed:
