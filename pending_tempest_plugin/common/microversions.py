@@ -44,6 +44,7 @@ TAGS_MICROVERSION = '2.52'           # tags at create
 HOSTNAME_MICROVERSION = '2.90'       # hostname at create and rebuild
 IMAGE_PROPERTIES_MICROVERSION = '2.98'   # image.properties of a server
 TRUSTED_CERTS_MICROVERSION = '2.63'
+ATTACHMENT_TAG_MICROVERSION = '2.70'  # tag in os-volume_attachments
 REQUESTED_HOST_MICROVERSION = '2.74'  # host at create (admin)
 
 

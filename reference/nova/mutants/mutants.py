@@ -1070,6 +1070,19 @@ MUTANTS = {
                   'test_rebuild_honours_(different|same)_host\\['),
         'message': 'expected the server buried again',
     },
+    'cell0-rebuild-drops-volume-tags': {
+        'requirements': ['RB-06'],
+        'what': 'the cell0 rebuild copies the block device mappings '
+                'without their device tags',
+        'file': 'nova/compute/api.py',
+        'old': "    'id', 'instance', 'created_at', 'updated_at', 'deleted', "
+               "'deleted_at')\n",
+        'new': "    'id', 'instance', 'created_at', 'updated_at', 'deleted', "
+               "'deleted_at', 'tag')\n",
+        'programs': ['nova-api'],
+        'tests': _REBUILD + 'test_rebuild_boot_from_volume\\[',
+        'message': 'Tags of the volume attachments',
+    },
     'cell0-rebuild-drops-server-group': {
         'requirements': ['RB-42'],
         'what': 'the cell0 rebuild schedules the server without its server '
@@ -1276,7 +1289,8 @@ BATCHES = [
      'cell0-rebuild-default-security-group',
      'cell0-rebuild-drops-server-group',
      'inject-network-info-no-host-500',
-     'cell0-rebuild-drops-scheduler-hints'],
+     'cell0-rebuild-drops-scheduler-hints',
+     'cell0-rebuild-drops-volume-tags'],
     ['rebuild-drops-user-data', 'rebuild-renames-hostname',
      'persisted-networks-first-only', 'bury-forgets-networks-none',
      'pending-delete-admin-only', 'reburial-always-error',

@@ -45,6 +45,9 @@ from pending_tempest_plugin.tests import cell0_base
 
 CONF = config.CONF
 
+# The tag of a data volume (a device tag of the create request).
+DATA_VOLUME_TAG = 'pending-data'
+
 
 class Cell0RebuildBase(cell0_base.Cell0Test):
     """What the cell0 rebuild classes share; it has no test."""
@@ -1085,7 +1088,8 @@ class Cell0RebuildVolumeTest(Cell0RebuildBase):
         """A volume-backed server keeps its root and its data volume.
 
         The root volume is created from the image, the data volume is
-        blank; both are the owner's.  After the cell0 rebuild the server
+        blank and tagged; both are the owner's.  The tag is read back from
+        os-volume_attachments.  After the cell0 rebuild the server
         has exactly those two attached, the root one as its root device;
         deleting the server releases both (delete_on_termination false).
         """
@@ -1096,13 +1100,22 @@ class Cell0RebuildVolumeTest(Cell0RebuildBase):
                 'delete_on_termination': False},
                {'uuid': data['id'], 'source_type': 'volume',
                 'destination_type': 'volume',
-                'delete_on_termination': False}]
+                'delete_on_termination': False, 'tag': DATA_VOLUME_TAG}]
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger, version=self.rebuild_mv, image='',
                            block_device_mapping_v2=bdm)
         trigger.add_capacity()
         body = self.rebuild_to_active(server['id'])
         self._assert_attached(body, root['id'], {root['id'], data['id']})
+        with self.at(microversions.ATTACHMENT_TAG_MICROVERSION):
+            attachments = self.owner_servers.list_volume_attachments(
+                server['id'])['volumeAttachments']
+        self.assertEqual(
+            {root['id']: None, data['id']: DATA_VOLUME_TAG},
+            dict((a['volumeId'], a.get('tag')) for a in attachments),
+            'Tags of the volume attachments after the cell0 rebuild '
+            '(os-volume_attachments at %s)'
+            % microversions.ATTACHMENT_TAG_MICROVERSION)
         self.delete_server(server['id'])
         volumes = self.os_primary.volumes_client_latest
         for volume in (root, data):
