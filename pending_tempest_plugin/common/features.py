@@ -302,6 +302,15 @@ def host_hint_filters(conf=None):
     return None
 
 
+def two_computes(conf=None):
+    """Skip message unless the cloud declares two compute hosts or more."""
+    conf = conf or CONF
+    if conf.compute.min_compute_nodes < 2:
+        return ('The test needs a second compute host: set [compute] '
+                'min_compute_nodes to 2 or more.')
+    return None
+
+
 def volumes(conf=None):
     """Skip message unless a volume service is available."""
     conf = conf or CONF

@@ -79,8 +79,10 @@ def _action(method, *args, **kwargs):
 
 
 def _resize(test, persona, server_id):
+    # To the server's own flavor, which no host can take: a resize wrongly
+    # allowed is refused (same flavor) or finds no host, and leaves nothing.
     return _servers(test, persona).resize_server(
-        server_id, test.other_flavor_id())
+        server_id, test.actions_flavor_id)
 
 
 def _create_image(test, persona, server_id):
@@ -200,6 +202,27 @@ ACTIONS = (
 # Actions that need a network of the owner (a cloud with a network
 # service); without one they are not requested.
 NEEDS_NETWORK = ('POST /servers/{id}/os-interface',)
+
+# What an answer says, beyond its status (part of its message).
+MESSAGES = {
+    STATE: 'vm_state pending',
+    NO_HOST: 'is not ready',
+    NO_PORTS: 'could not be found as device id',
+    SAME_HOST: "can't be the same",
+}
+
+# What an allowed action changes, read in the server afterwards.
+AFTER = {
+    'lock': {'locked': True},
+    'unlock': {'locked': False},
+    'PUT /servers/{id} (name)': {'name': 'pending-actions'},
+}
+
+# Not requested (the row of the catalogue names them): force delete
+# (it deletes the server, as delete does), restore (of a soft-deleted
+# server), shares (2.97), volume swap and detach, interface detach, the
+# whole-set and DELETE forms of metadata and tags, DELETE
+# os-server-password, and the ips and topology reads.
 
 
 def table_rows():

@@ -373,25 +373,41 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
                                profile), profile))
         self.fail_visibility(problems)
 
+    def require_update_response(self):
+        """Skip, before the test changes anything, below microversion 2.75.
+
+        The update response carries host_status from 2.75: a test of it
+        calls this first, naming [compute] min/max_microversion.
+        """
+        version = FULL_UPDATE_RESPONSE_MICROVERSION
+        low, high = (CONF.compute.min_microversion,
+                     CONF.compute.max_microversion)
+        if high not in (None, 'latest') and not microversions.at_least(
+                high, version):
+            raise self.skipException(
+                '[compute] max_microversion %s is below %s, which returns '
+                'host_status in the update response' % (high, version))
+        if low not in (None, 'latest') and microversions.at_least(
+                low, version) and low != version:
+            # Requests are made at 2.75 exactly.
+            raise self.skipException(
+                '[compute] min_microversion %s is above %s' % (low, version))
+
     def check_update_response(self, server, host_status):
         """PUT /servers/{id} at 2.75 answers ``host_status`` as show does.
 
         For the admin and the owner (the personas that may update), under
-        each profile, through its endpoint. Skips the test when
-        ``[compute] max_microversion`` is below 2.75.
+        each profile, through its endpoint; the test called
+        :meth:`require_update_response` first.
         """
         version = FULL_UPDATE_RESPONSE_MICROVERSION
-        configured = CONF.compute.max_microversion
-        if configured not in (None, 'latest') and not microversions.at_least(
-                configured, version):
-            raise self.skipException(
-                '[compute] max_microversion %s is below %s, which returns '
-                'host_status in the update response' % (configured, version))
         problems = []
+        read = 0
         for profile, servers in self.profile_servers:
             for persona in ('admin', 'owner_member'):
                 if persona not in servers:
                     continue
+                read += 1
                 with self.at(version):
                     body = servers[persona].update_server(
                         server['id'], description='host_status %s, %s' % (
@@ -400,6 +416,9 @@ class ConformanceTest(api_version_utils.BaseMicroversionTest,
                     persona, host_status, body,
                     self.where('PUT /servers/{id} at %s' % version, profile),
                     profile))
+        if not read:
+            self.fail('No update response read: the class has neither the '
+                      'admin nor the owner')
         self.fail_visibility(problems)
 
     def where(self, request, profile):

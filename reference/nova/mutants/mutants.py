@@ -1066,8 +1066,8 @@ MUTANTS = {
                 'stored_spec\n'),
         'programs': ['nova-api'],
         'tests': ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
-                  'test_cell0_rebuild\\.Cell0RebuildSchedulerHintsTest\\.'
-                  'test_rebuild_honours_(different|same)_host\\['),
+                  'test_cell0_rebuild\\.Cell0Rebuild(SchedulerHints|SameHost)'
+                  'Test\\.test_rebuild_honours_(different|same)_host\\['),
         'message': 'expected the server buried again',
     },
     'cell0-rebuild-drops-volume-tags': {

@@ -962,10 +962,8 @@ class Cell0RebuildServerGroupTest(Cell0RebuildBase):
                          'was deleted: expected the host with capacity')
 
 
-class Cell0RebuildSchedulerHintsTest(Cell0RebuildBase):
-    """The same_host / different_host hints of the create request."""
-
-    required_features = (features.cell0_rebuild, features.host_hint_filters)
+class Cell0RebuildHintsBase(Cell0RebuildBase):
+    """What the scheduler hint classes share; it has no test."""
 
     def _assert_buried_again(self, server_id, why):
         body = self.wait_status(server_id, waiters.TERMINAL | {'ACTIVE'})
@@ -977,6 +975,12 @@ class Cell0RebuildSchedulerHintsTest(Cell0RebuildBase):
                           why, '/'.join(self.expected_buried()),
                           waiters.describe(body),
                           body.get('OS-EXT-SRV-ATTR:host')))
+
+
+class Cell0RebuildSchedulerHintsTest(Cell0RebuildHintsBase):
+    """The different_host hint of the create request."""
+
+    required_features = (features.cell0_rebuild, features.host_hint_filters)
 
     @decorators.idempotent_id('0f087136-65cd-477d-8a81-87bb050e9c7d')
     @markers.requirements('RB-44')
@@ -1006,6 +1010,13 @@ class Cell0RebuildSchedulerHintsTest(Cell0RebuildBase):
                          'different_host hint names was deleted: expected '
                          'the host with capacity')
 
+
+class Cell0RebuildSameHostTest(Cell0RebuildHintsBase):
+    """The same_host hint, on a cloud with a host without capacity."""
+
+    required_features = (features.cell0_rebuild, features.host_hint_filters,
+                         features.two_computes)
+
     @decorators.idempotent_id('79a4384b-7700-4acd-91ec-7e86c6c4ada3')
     @markers.requirements('RB-44')
     def test_rebuild_honours_same_host(self):
@@ -1016,10 +1027,6 @@ class Cell0RebuildSchedulerHintsTest(Cell0RebuildBase):
         appears on another host only: the rebuild buries the server again
         instead of building it there.
         """
-        if CONF.compute.min_compute_nodes < 2:
-            raise self.skipException(
-                'same_host needs a host other than the one with capacity: '
-                'set [compute] min_compute_nodes to 2 or more')
         capacity_host = features.capacity_hosts()[0]
         with self.at('2.1'):
             services = self.os_admin.services_client.list_services(

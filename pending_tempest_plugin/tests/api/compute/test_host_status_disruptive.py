@@ -88,6 +88,7 @@ class HostStatusDisruptiveTest(HostStatusDisruptiveBase):
     @markers.requirements('HS-24')
     def test_maintenance_update_response(self):
         """The 2.75 update response of a server on a disabled compute."""
+        self.require_update_response()
         self.hosts.disable(self.host)
         self.check_update_response(self.server, 'MAINTENANCE')
 
@@ -96,6 +97,7 @@ class HostStatusDisruptiveTest(HostStatusDisruptiveBase):
     @markers.requirements('HS-24')
     def test_down_update_response(self):
         """The 2.75 update response of a server on a forced-down compute."""
+        self.require_update_response()
         self.hosts.force_down(self.host)
         self.check_update_response(self.server, 'DOWN')
 

@@ -305,6 +305,7 @@ class HostStatusListingStoppedComputeTest(HostStatusListingBase):
     @markers.requirements('HS-24')
     def test_unknown_update_response(self):
         """The 2.75 update response of a server whose compute stopped."""
+        self.require_update_response()
         self.check_update_response(self.server, 'UNKNOWN')
 
     @decorators.attr(type='slow')
