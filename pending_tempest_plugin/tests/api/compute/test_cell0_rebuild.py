@@ -58,6 +58,18 @@ class Cell0RebuildBase(cell0_base.Cell0Test):
         trigger = self.novalidhost_trigger()
         return trigger, self.bury(trigger, **kwargs)
 
+    def _assert_buried_again(self, server_id, why):
+        """The server ends buried again, no host (``why`` says why)."""
+        body = self.wait_status(server_id, waiters.TERMINAL | {'ACTIVE'})
+        if body.get('OS-EXT-SRV-ATTR:host') or (
+                (body.get('status'), body.get('OS-EXT-STS:vm_state'))
+                != self.expected_buried()):
+            self.fail('cell0 rebuild %s: expected the server buried again '
+                      '(%s, no host), got %s on host %r' % (
+                          why, '/'.join(self.expected_buried()),
+                          waiters.describe(body),
+                          body.get('OS-EXT-SRV-ATTR:host')))
+
     def _deleted_records(self, server_id):
         """How many deleted records of the server admin can list."""
         with self.at('2.1'):
@@ -939,20 +951,10 @@ class Cell0RebuildServerGroupTest(Cell0RebuildBase):
         member = self.boot(trigger.flavor['id'], scheduler_hints=hints)
         member = self.wait_status(member['id'], 'ACTIVE')
         self.rebuild(server['id'])
-        body = self.wait_status(server['id'], waiters.TERMINAL | {'ACTIVE'})
-        problems = []
-        if body.get('OS-EXT-SRV-ATTR:host') or (
-                (body.get('status'), body.get('OS-EXT-STS:vm_state'))
-                != self.expected_buried()):
-            problems.append(
-                'cell0 rebuild whose only host with capacity (%s) holds '
-                'another member of its anti-affinity group: expected the '
-                'server buried again (%s, no host), got %s on host %r' % (
-                    member.get('OS-EXT-SRV-ATTR:host'),
-                    '/'.join(self.expected_buried()),
-                    waiters.describe(body),
-                    body.get('OS-EXT-SRV-ATTR:host')))
-        self.assertEqual([], problems)
+        self._assert_buried_again(
+            server['id'], 'whose only host with capacity (%s) holds another '
+            'member of its anti-affinity group'
+            % member.get('OS-EXT-SRV-ATTR:host'))
         self.owner_servers.delete_server(member['id'])
         waiters.wait_for_server_deletion(self.admin_servers, member['id'])
         body = self.rebuild_to_active(server['id'])
@@ -962,22 +964,7 @@ class Cell0RebuildServerGroupTest(Cell0RebuildBase):
                          'was deleted: expected the host with capacity')
 
 
-class Cell0RebuildHintsBase(Cell0RebuildBase):
-    """What the scheduler hint classes share; it has no test."""
-
-    def _assert_buried_again(self, server_id, why):
-        body = self.wait_status(server_id, waiters.TERMINAL | {'ACTIVE'})
-        if body.get('OS-EXT-SRV-ATTR:host') or (
-                (body.get('status'), body.get('OS-EXT-STS:vm_state'))
-                != self.expected_buried()):
-            self.fail('cell0 rebuild %s: expected the server buried again '
-                      '(%s, no host), got %s on host %r' % (
-                          why, '/'.join(self.expected_buried()),
-                          waiters.describe(body),
-                          body.get('OS-EXT-SRV-ATTR:host')))
-
-
-class Cell0RebuildSchedulerHintsTest(Cell0RebuildHintsBase):
+class Cell0RebuildSchedulerHintsTest(Cell0RebuildBase):
     """The different_host hint of the create request."""
 
     required_features = (features.cell0_rebuild, features.host_hint_filters)
@@ -1011,7 +998,7 @@ class Cell0RebuildSchedulerHintsTest(Cell0RebuildHintsBase):
                          'the host with capacity')
 
 
-class Cell0RebuildSameHostTest(Cell0RebuildHintsBase):
+class Cell0RebuildSameHostTest(Cell0RebuildBase):
     """The same_host hint, on a cloud with a host without capacity."""
 
     required_features = (features.cell0_rebuild, features.host_hint_filters,

@@ -122,18 +122,7 @@ class HostStatusFullResponseTest(HostStatusBase):
 
         Under each profile, through its endpoint.
         """
-        problems = []
-        for profile, servers in self.profile_servers:
-            for persona in ('admin', 'owner_member'):
-                with self.at(base.FULL_UPDATE_RESPONSE_MICROVERSION):
-                    body = servers[persona].update_server(
-                        self.server['id'], description='updated by %s in %s'
-                        % (persona, profile))['server']
-                problem = expectations.verdict(profile, persona, 'UP', body)
-                if problem:
-                    problems.append('%s (%s)' % (problem, self.where(
-                        'PUT /servers/{id} at 2.75', profile)))
-        self.assertEqual([], problems)
+        self.check_update_response(self.server, 'UP')
 
     @decorators.idempotent_id('8d9918f7-8abf-45e2-83c9-448c3ef0f217')
     @markers.requirements('HS-18')
