@@ -233,6 +233,20 @@ NovaConformanceGroup = [
                help='The exchange nova sends its notifications to (nova\'s '
                     'control_exchange, "nova" unless the deployment changed '
                     'it).'),
+    cfg.BoolOpt('legacy_notifications',
+                default=False,
+                help='A claim: nova also sends its unversioned (legacy) '
+                     'notifications to the bus of notification_transport_url '
+                     '(nova\'s [notifications] notification_format "both"; '
+                     'nova\'s own default is "unversioned", which sends no '
+                     'versioned ones, and the notification tests need '
+                     'those).  The notification tests then read the legacy '
+                     'ones too (on legacy_notification_topic) and hold them '
+                     'to what they hold the versioned ones to.'),
+    cfg.StrOpt('legacy_notification_topic',
+               default='notifications',
+               help='The topic of nova\'s unversioned notifications (nova\'s '
+                    '[oslo_messaging_notifications] topics).'),
 ]
 
 

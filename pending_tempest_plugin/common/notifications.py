@@ -11,11 +11,13 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""Nova's versioned notifications, read from the bus the operator gives.
+"""Nova's notifications, read from the bus the operator gives.
 
 ``[nova_conformance] notification_transport_url`` names the bus.  A
 :class:`Listener` is an oslo.messaging notification listener on
-``notification_topic`` with a *pool* of its own (a queue named after the
+``notification_topic`` (the versioned notifications) and, where
+``legacy_notifications`` is claimed, ``legacy_notification_topic`` (the
+unversioned ones), with a *pool* of its own (one queue named after the
 run's resource prefix): the broker gives that queue a copy of every
 notification, so the listener never takes a message from the cloud's own
 consumers (ceilometer, searchlight...).  The queue is removed when the
@@ -125,14 +127,28 @@ def field(notification, *path):
     return value
 
 
+def is_legacy(notification):
+    """Whether it is an unversioned (legacy) notification.
+
+    A versioned notification's payload is a serialized nova object
+    (``nova_object.data``); a legacy one's is a plain dictionary.
+    """
+    payload = notification.payload
+    return not (isinstance(payload, dict) and 'nova_object.data' in payload)
+
+
 def instance_uuid(notification):
     """The server a notification is about, or None.
 
     ``uuid`` of the instance payloads, ``instance_uuid`` of
-    ComputeTaskPayload and RequestSpecPayload.
+    ComputeTaskPayload and RequestSpecPayload; ``instance_id`` of the
+    legacy ``compute.instance.*`` and ``compute_task.*`` payloads.
     """
     fields = data(notification.payload)
-    return fields.get('instance_uuid') or fields.get('uuid')
+    found = fields.get('instance_uuid') or fields.get('uuid')
+    if found is None and is_legacy(notification):
+        found = fields.get('instance_id')
+    return found
 
 
 # oslo.messaging re-raises an exception of another service (the
@@ -196,11 +212,15 @@ class Collector(object):
         with self._lock:
             return len(self._received)
 
-    def about(self, server_id, since=0):
-        """The notifications about ``server_id`` received after ``since``."""
+    def about(self, server_id, since=0, legacy=False):
+        """The notifications about ``server_id`` received after ``since``.
+
+        The versioned ones, or with ``legacy`` the unversioned ones.
+        """
         with self._lock:
             received = list(self._received[since:])
-        return [n for n in received if instance_uuid(n) == server_id]
+        return [n for n in received if instance_uuid(n) == server_id
+                and is_legacy(n) == legacy]
 
 
 def _endpoint_where(url):
@@ -221,11 +241,15 @@ class Listener(object):
     :param exchange: nova's control exchange.
     :param pool: the name of the listener's queue (unique per run and
                  class, prefixed with the run's resource prefix).
+    :param legacy_topic: nova's unversioned notification topic, also
+                         listened to (the same queue), or None.
     """
 
-    def __init__(self, transport_url, topic, exchange, pool):
+    def __init__(self, transport_url, topic, exchange, pool,
+                 legacy_topic=None):
         self._url = transport_url
         self.topic = topic
+        self.legacy_topic = legacy_topic
         self.exchange = exchange
         self.pool = pool
         self.collector = Collector()
@@ -255,18 +279,23 @@ class Listener(object):
                 conf, url=self._url)
             self._listener = oslo_messaging.get_notification_listener(
                 self._transport,
-                [oslo_messaging.Target(topic=self.topic,
-                                       exchange=self.exchange)],
+                [oslo_messaging.Target(topic=topic, exchange=self.exchange)
+                 for topic in self.topics()],
                 [self.collector], executor='threading', pool=self.pool)
             self._listener.start()
         except Exception as e:
             self.stop()
             raise ListenerError(
-                'cannot listen to nova\'s notifications on %s (topic %s, '
-                'exchange %s): %s' % (where, self.topic, self.exchange,
-                                      type(e).__name__))
-        LOG.info('Listening to versioned notifications on %s, topic %s, '
-                 'queue %s', where, self.topic, self.pool)
+                'cannot listen to nova\'s notifications on %s (topics %s, '
+                'exchange %s): %s' % (where, ', '.join(self.topics()),
+                                      self.exchange, type(e).__name__))
+        LOG.info('Listening to notifications on %s, topics %s, queue %s',
+                 where, ', '.join(self.topics()), self.pool)
+
+    def topics(self):
+        """The topics listened to: the versioned one, the legacy one."""
+        return [self.topic] + ([self.legacy_topic] if self.legacy_topic
+                               else [])
 
     def _kombu_connection(self):
         import kombu

@@ -89,7 +89,7 @@ CLAIM_OPTIONS = ('pending_state_enabled', 'pending_state_microversion',
                  'disruptive_tests', 'disruptive_hosts', 'capacity_hosts',
                  'novalidhost_trigger', 'quota_counting',
                  'quota_counting_services', 'quota_recheck',
-                 'build_failure_metadata')
+                 'legacy_notifications', 'build_failure_metadata')
 
 
 def claim_defaults():

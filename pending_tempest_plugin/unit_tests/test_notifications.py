@@ -66,6 +66,32 @@ class TestCollector(testtools.TestCase):
                          [n.event_type
                           for n in self.collector.about(SERVER, since=2)])
 
+    def test_legacy_notifications_apart(self):
+        # Unversioned payloads are plain dictionaries naming the server
+        # by instance_id; about() keeps them apart from the versioned.
+        self.collector.error({}, 'conductor.h', 'compute_task.build_instances',
+                             {'instance_id': SERVER, 'state': 'pending',
+                              'reason': 'No valid host was found.'}, {})
+        self.collector.info({}, 'compute.h', 'compute.instance.update',
+                            {'instance_id': OTHER, 'state': 'active'}, {})
+        legacy = self.collector.about(SERVER, legacy=True)
+        self.assertEqual(['compute_task.build_instances'],
+                         [n.event_type for n in legacy])
+        self.assertTrue(notifications.is_legacy(legacy[0]))
+        self.assertEqual('pending', notifications.field(legacy[0], 'state'))
+        self.assertEqual(['instance.update',
+                          'compute_task.build_instances.error'],
+                         [n.event_type for n in self.collector.about(SERVER)])
+        self.assertFalse(any(notifications.is_legacy(n)
+                             for n in self.collector.about(SERVER)))
+
+    def test_versioned_payload_instance_id_is_not_the_server(self):
+        # Only a legacy payload names its server by instance_id.
+        self.collector.info({}, 'h', 'instance.update',
+                            _obj('InstanceUpdatePayload',
+                                 instance_id=SERVER), {})
+        self.assertEqual(2, len(self.collector.about(SERVER)))
+
     def test_unknown_priority_is_not_an_endpoint(self):
         self.assertRaises(AttributeError, getattr, self.collector, 'bogus')
 
@@ -129,3 +155,20 @@ class TestOption(testtools.TestCase):
         self.assertEqual('versioned_notifications',
                          opts['notification_topic'].default)
         self.assertEqual('nova', opts['notification_exchange'].default)
+
+    def test_legacy_notifications_off_unless_claimed(self):
+        opts = {o.dest: o for o in project_config.NovaConformanceGroup}
+        self.assertFalse(opts['legacy_notifications'].default)
+        self.assertEqual('notifications',
+                         opts['legacy_notification_topic'].default)
+
+
+class TestListenerTopics(testtools.TestCase):
+
+    def test_legacy_topic_listened_to_when_given(self):
+        versioned = notifications.Listener('rabbit://h/', 'versioned', 'nova',
+                                           'pool')
+        both = notifications.Listener('rabbit://h/', 'versioned', 'nova',
+                                      'pool', legacy_topic='notifications')
+        self.assertEqual(['versioned'], versioned.topics())
+        self.assertEqual(['versioned', 'notifications'], both.topics())

@@ -148,6 +148,15 @@ _TASK_ERROR = ("    compute_utils.notify_about_compute_task_error(\n"
                "vm_state, ex)\n")
 # conductor.ComputeTaskManager.rebuild_instance_in_cell0: the regular
 # schedule-and-build path, once the quota is checked.
+# conductor.ComputeTaskManager._bury_in_cell0: the error notification of
+# the build (the create's burial and the cell0 rebuild's alike).
+_BURY_NOTIFY = ("                    cctxt, instance.uuid, 'build_instances', "
+                "updates,\n"
+                "                    exc, request_spec)\n")
+# conductor.ComputeTaskManager.rebuild_instance_in_cell0: the quota check.
+_CELL0_REBUILD_QUOTA = ("        instance = build_request.instance\n"
+                        "        try:\n"
+                        "            self._check_quota_for_cell0_rebuild(\n")
 _CELL0_REBUILD_BUILD = (
     "        self._schedule_and_build_instances(\n"
     "            context, [build_request], [request_spec], image, "
@@ -1250,6 +1259,42 @@ MUTANTS = {
         'message': 'introduced notification event types stock nova 34.0.0 '
                    'does not emit: scheduler.select_destinations.error',
     },
+    'notify-reburial-as-rebuild-server': {
+        'requirements': ['RB-48'],
+        'what': 'a server buried again by its cell0 rebuild (no capacity, '
+                'or the quota) is notified as a failed compute rebuild '
+                '(compute_task.rebuild_server.error, a stock event type), '
+                'not as a failed build',
+        'file': 'nova/conductor/manager.py',
+        'old': _BURY_NOTIFY,
+        'new': _BURY_NOTIFY.replace(
+            "'build_instances',",
+            "'rebuild_server' if action == instance_actions.REBUILD\n"
+            "                    else 'build_instances',"),
+        'programs': ['nova-conductor'],
+        'tests': _NOTIFY + 'test_each_outcome_notified_as_stock_nova\\[',
+        'message': "the burial again: expected those of the first burial, "
+                   "['compute_task.build_instances.error', 'instance.update']"
+                   ", got ['compute_task.rebuild_server.error'",
+    },
+    'notify-cell0-rebuild-legacy-rebuild': {
+        'requirements': ['RB-48'],
+        'what': 'a cell0 rebuild sends the unversioned notification of a '
+                'compute rebuild (compute.instance.rebuild.scheduled); the '
+                'versioned ones are unchanged',
+        'file': 'nova/conductor/manager.py',
+        'old': _CELL0_REBUILD_QUOTA,
+        'new': _CELL0_REBUILD_QUOTA.replace(
+            "        try:\n",
+            "        self.notifier.info(\n"
+            "            context, 'compute.instance.rebuild.scheduled',\n"
+            "            {'instance_id': instance.uuid})\n"
+            "        try:\n"),
+        'programs': ['nova-conductor'],
+        'tests': _NOTIFY + 'test_each_outcome_notified_as_stock_nova\\[',
+        'message': 'unversioned event types of the burial again: expected '
+                   'those of the first burial',
+    },
 }
 
 
@@ -1326,12 +1371,14 @@ BATCHES = [
     # drive, tags, user data): its mutants go with the mutants of the
     # other profiles, away from those that drop one.
     ['host-status-unknown-only-per-listing', 'reburial-drops-tags'],
-    ['host-status-unknown-only-inverted', 'rebuild-ignores-null-attributes'],
+    ['host-status-unknown-only-inverted', 'rebuild-ignores-null-attributes',
+     'notify-cell0-rebuild-legacy-rebuild'],
     ['host-status-owner-target-user', 'reburial-forgets-networks'],
     # Notifications (their own test class and bus) and networks "auto"
     # (its own class, a project without networks).
     ['notify-pending-no-instance-update', 'notify-build-error-says-error',
-     'notify-cell0-rebuild-new-event', 'bury-forgets-networks-auto'],
+     'notify-cell0-rebuild-new-event', 'bury-forgets-networks-auto',
+     'notify-reburial-as-rebuild-server'],
 ]
 
 # Verified requirements without a mutant, each with the reason.  Keep it

@@ -67,12 +67,20 @@ class NotificationsBase(cell0_base.Cell0Test):
             group.notification_transport_url, group.notification_topic,
             group.notification_exchange,
             data_utils.rand_name(name='notifications',
-                                 prefix=CONF.resource_name_prefix))
+                                 prefix=CONF.resource_name_prefix),
+            legacy_topic=(group.legacy_notification_topic
+                          if group.legacy_notifications else None))
         cls.listener.start()
         cls.addClassResourceCleanup(cls.listener.stop)
 
-    def about(self, server_id, since=0):
-        return self.listener.collector.about(server_id, since)
+    def about(self, server_id, since=0, legacy=False):
+        return self.listener.collector.about(server_id, since, legacy)
+
+    @staticmethod
+    def formats():
+        """The notification formats the cloud is claimed to send."""
+        return ((False, True) if CONF.nova_conformance.legacy_notifications
+                else (False,))
 
     def wait_notification(self, server_id, expected, match):
         # Nova sends these when it saves the state, before the API can
@@ -82,13 +90,18 @@ class NotificationsBase(cell0_base.Cell0Test):
             lambda: self.about(server_id), match, server_id, expected,
             notifications.describe_all, timeout=DELIVERY)
 
-    def settled(self, server_id, since):
-        """The notifications about the server since ``since``, once quiet."""
+    def settled(self, server_id, since, legacy=False):
+        """The notifications about the server since ``since``, once quiet.
+
+        Quiet in every format the cloud sends; those of one format are
+        returned (versioned, or with ``legacy`` the unversioned ones).
+        """
         last = {'count': -1, 'at': time.monotonic()}
 
         def fetch():
             """(how many, seconds since that number last changed)."""
-            count = len(self.about(server_id, since))
+            count = sum(len(self.about(server_id, since, legacy=each))
+                        for each in self.formats())
             if count != last['count']:
                 last['count'], last['at'] = count, time.monotonic()
             return count, time.monotonic() - last['at']
@@ -99,7 +112,7 @@ class NotificationsBase(cell0_base.Cell0Test):
                          describe=lambda value: '%d seen' % value[0])
         except polling.PollTimeout:
             pass   # still arriving after SETTLE seconds: judged as they are
-        return self.about(server_id, since)
+        return self.about(server_id, since, legacy)
 
 
 class NotificationsTest(NotificationsBase):
@@ -233,3 +246,123 @@ class NotificationsRebuildTest(NotificationsBase):
                       'emit: %s (seen during the rebuild: %s)' % (
                           server['id'], ', '.join(new),
                           notifications.describe_all(seen)))
+
+    def _outcome(self, server_id, since, outcomes, name):
+        """Record what was notified about the server since ``since``.
+
+        ``outcomes[name]`` becomes {legacy: [notifications]} once the
+        notifications are quiet, for every format the cloud sends.
+        """
+        outcomes[name] = {legacy: self.settled(server_id, since, legacy)
+                          for legacy in self.formats()}
+
+    @staticmethod
+    def _types(seen):
+        return sorted(set(n.event_type for n in seen))
+
+    def _error_problems(self, seen, name, state, novalidhost):
+        """How the build_instances error of a burial differs from ``state``.
+
+        :param novalidhost: True: its reason is NoValidHost; False: it is
+                            not (the quota's).
+        """
+        errors = [n for n in seen if n.event_type == BUILD_ERROR]
+        if not errors:
+            return []   # the event types' comparison names it
+        error = errors[-1]
+        reason = notifications.exception_name(error)
+        problems = []
+        if notifications.field(error, 'state') != state:
+            problems.append('%s: %s state: expected %r, got %r' % (
+                name, BUILD_ERROR, state,
+                notifications.field(error, 'state')))
+        if (reason == 'NoValidHost') != novalidhost:
+            problems.append('%s: %s reason: expected %s, got %r' % (
+                name, BUILD_ERROR, 'NoValidHost' if novalidhost else
+                'the quota\'s exception (not NoValidHost)', reason))
+        return problems
+
+    @decorators.idempotent_id('6e42f5b8-6450-420d-904b-23a91dab4266')
+    @markers.requirements('RB-48')
+    def test_each_outcome_notified_as_stock_nova(self):
+        """Each outcome of a cell0 rebuild is notified as stock nova's.
+
+        One server through every outcome, each watched until its
+        notifications are quiet, in every format the cloud sends
+        (versioned; unversioned too where ``legacy_notifications`` is
+        claimed): its first burial (NoValidHost), a rebuild without
+        capacity (buried again), a rebuild the quota refuses (the owner's
+        cores one short of what its other servers and this one need), and
+        a rebuild that succeeds; then a server created on the same cloud
+        by the same test.  Each re-burial sends exactly the event types of
+        the first burial, its ``compute_task.build_instances.error`` naming
+        the state and the reason (NoValidHost, or the quota's); the
+        success exactly those of the create.
+        """
+        others = self.usage('cores')[1]
+        trigger = self.novalidhost_trigger()
+        outcomes = {}
+        mark = self.listener.collector.count()
+        server = self.bury(trigger)
+        server_id = server['id']
+        self._outcome(server_id, mark, outcomes, 'first burial')
+
+        mark = self.listener.collector.count()
+        self.rebuild(server_id)
+        self.wait_status(server_id, waiters.TERMINAL)
+        self._outcome(server_id, mark, outcomes, 'burial again')
+
+        trigger.add_capacity()
+        cores = self.need(server_id, 'cores')
+        restore = self.set_quota(cores=others + cores - 1)
+        mark = self.listener.collector.count()
+        self.rebuild(server_id)
+        self.wait_status(server_id, waiters.TERMINAL | {'ACTIVE'})
+        self._outcome(server_id, mark, outcomes, 'quota refusal')
+        restore()
+
+        mark = self.listener.collector.count()
+        self.rebuild_to_active(server_id)
+        self._outcome(server_id, mark, outcomes, 'success')
+
+        mark = self.listener.collector.count()
+        created = self.boot(CONF.compute.flavor_ref)
+        self.wait_status(created['id'], 'ACTIVE')
+        self._outcome(created['id'], mark, outcomes, 'create')
+
+        problems = []
+        for legacy in self.formats():
+            kind = 'unversioned' if legacy else 'versioned'
+            seen = {name: outcome[legacy]
+                    for name, outcome in outcomes.items()}
+            empty = sorted(name for name in ('first burial', 'create')
+                           if not seen[name])
+            if empty:
+                problems.append(
+                    'no %s notification about the server of the %s: %s' % (
+                        kind, ' nor of the '.join(empty),
+                        'is nova sending them to the topic %s of [nova_'
+                        'conformance] notification_transport_url (claim '
+                        'legacy_notifications)?' % (
+                            CONF.nova_conformance.legacy_notification_topic)
+                        if legacy else 'is nova sending versioned ones?'))
+                continue
+            for name, like in (('burial again', 'first burial'),
+                               ('quota refusal', 'first burial'),
+                               ('success', 'create')):
+                if self._types(seen[name]) != self._types(seen[like]):
+                    problems.append(
+                        '%s event types of the %s: expected those of the '
+                        '%s, %s, got %s (%s)' % (
+                            kind, name, like, self._types(seen[like]),
+                            self._types(seen[name]),
+                            notifications.describe_all(seen[name])))
+            if not legacy:
+                problems.extend(self._error_problems(
+                    seen['burial again'], 'burial again',
+                    self.expected_buried()[1], True))
+                problems.extend(self._error_problems(
+                    seen['quota refusal'], 'quota refusal', 'error', False))
+        self.assertEqual([], problems, 'Notifications of server %s (a cell0 '
+                         'rebuild) and of server %s (a create)' % (
+                             server_id, created['id']))
