@@ -372,6 +372,55 @@ class Cell0Test(base.ConformanceTest):
                         'events', []))
         return actions, events
 
+    def allocation_problems(self, server_id, when=''):
+        """How the server's placement allocations differ from its state.
+
+        A server with no host (buried) holds none; a built one holds
+        exactly its flavor's VCPU and MEMORY_MB on its node's resource
+        provider, for its owner's project and user (placement's per-user
+        usage is what nova counts per-user quotas from).
+        """
+        body = self.show(server_id, self.rebuild_mv)
+        with microversions.placement('1.12'):
+            held = self.os_admin.placement_client.list_allocations(
+                server_id)
+        found = held.get('allocations') or {}
+        host = body.get('OS-EXT-SRV-ATTR:host')
+        if not host:
+            if found:
+                return ['%splacement allocations of server %s, which is '
+                        'on no host (%s): expected none, got %s' % (
+                            when, server_id, waiters.describe(body),
+                            found)]
+            return []
+        node = body.get('OS-EXT-SRV-ATTR:hypervisor_hostname')
+        with microversions.placement('1.12'):
+            providers = (
+                self.os_admin.resource_providers_client
+                .list_resource_providers(name=node)['resource_providers'])
+        expected = sorted(p['uuid'] for p in providers)
+        problems = []
+        if sorted(found) != expected:
+            problems.append('%splacement allocations of server %s on node '
+                            '%s: expected on its provider %s only, got %s'
+                            % (when, server_id, node, expected, found))
+        else:
+            flavor = body['flavor']
+            resources = found[expected[0]].get('resources', {})
+            want = {'VCPU': flavor['vcpus'], 'MEMORY_MB': flavor['ram']}
+            got = {rc: resources.get(rc) for rc in want}
+            if got != want:
+                problems.append('%splacement allocations of server %s: '
+                                'expected its flavor\'s %s, got %s' % (
+                                    when, server_id, want, resources))
+        owner = {'project_id': body['tenant_id'], 'user_id': body['user_id']}
+        consumer = {key: held.get(key) for key in owner}
+        if consumer != owner:
+            problems.append('%splacement allocations of server %s: expected '
+                            'its owner\'s project and user %s, got %s' % (
+                                when, server_id, owner, consumer))
+        return problems
+
     def leftovers(self, server_id, timeout=None):
         """What remains of a deleted server: a list of sentences.
 

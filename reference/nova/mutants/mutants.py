@@ -311,6 +311,22 @@ MUTANTS = {
         'tests': _CALLERS + 'test_quota_counted_for_the_owner\\[',
         'message': "quota counted for the caller's project?",
     },
+    'cell0-rebuild-allocates-for-callers-user': {
+        'requirements': ['RB-35'],
+        'what': "the API prepares a cell0 rebuild's request spec for the "
+                "caller's user: the scheduler claims the server's "
+                "allocations for that user (placement's per-user usage, "
+                "which per-user quotas count), not the owner's",
+        'file': 'nova/compute/api.py',
+        'old': "        request_spec.num_instances = 1\n"
+               "        request_spec.requested_destination = None\n",
+        'new': "        request_spec.num_instances = 1\n"
+               "        request_spec.user_id = context.user_id\n"
+               "        request_spec.requested_destination = None\n",
+        'programs': ['nova-api'],
+        'tests': _CALLERS + 'test_rebuild_by_admin_of_another_project\\[',
+        'message': "expected its owner's project and user",
+    },
     'cell0-rebuild-fixed-ip-taken-500': {
         'requirements': ['RB-36'],
         'what': 'the rebuild action does not map FixedIpAlreadyInUse: a '
@@ -1321,7 +1337,7 @@ BATCHES = [
      'pending-action-event-succeeds',
      'pending-vm-state-raw-below-microversion', 'rebuild-no-quota-recheck',
      'rebuild-action-event-failed', 'host-status-no-host-takes-previous',
-     'host-status-from-2-15'],
+     'host-status-from-2-15', 'cell0-rebuild-allocates-for-callers-user'],
     ['rebuild-drops-config-drive', 'rebuild-merges-metadata',
      'persisted-networks-drop-fixed-ip', 'rebuild-never-launched',
      'pending-fault-hidden', 'pending-reset-to-error-ignored',

@@ -85,6 +85,8 @@ class Cell0RebuildBase(cell0_base.Cell0Test):
         self.assertEqual(
             0, count, 'Deleted records of rebuilt server %s: expected none '
             '(the cell0 record is hard deleted), got %d' % (server_id, count))
+        self.assertEqual([], self.allocation_problems(
+            server_id, 'after the cell0 rebuild: '))
 
     def _requested_nics(self):
         """NICs in each form the create API takes; what the server must have.
@@ -247,6 +249,7 @@ class Cell0RebuildBase(cell0_base.Cell0Test):
         after = self.show(server_id, self.rebuild_mv)
         problems = checks.differences(rich.expected, after, when)
         problems.extend(self._tag_problems(after, rich.tags, when))
+        problems.extend(self.allocation_problems(server_id, when))
         if rich.nics:
             problems.extend(self._network_problems(server_id, rich.nics,
                                                    when))
@@ -563,6 +566,8 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
                           'after a cell0 rebuild without capacity')
         self.assertIsNone(body.get('OS-EXT-SRV-ATTR:host'),
                           'A server re-buried in cell0 has no host')
+        self.assertEqual([], self.allocation_problems(
+            server['id'], 'buried again: '))
         trigger.add_capacity()
         self.rebuild_to_active(server['id'])
         self._check_rebuilt(server['id'])
@@ -643,6 +648,8 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
             problems.append('status after the refused rebuild%s: expected '
                             'ERROR (quota fault, interp-quota-recheck), got '
                             '%s' % (when, waiters.describe(body)))
+        problems.extend(self.allocation_problems(
+            server['id'], 'refused by the quota%s: ' % when))
         self.assertEqual([], problems)
         # Quota back: the same server can be rebuilt.
         restore()
@@ -691,6 +698,7 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
         if 'Quota exceeded' not in fault:
             problems.append('%sfault: expected nova\'s quota fault (Quota '
                             'exceeded ...), got %r' % (when, fault))
+        problems.extend(self.allocation_problems(rich.server['id'], when))
         self.assertEqual([], problems + self._kept_problems(rich, when))
         restore()
         self.rebuild_to_active(rich.server['id'], image=rich.image)

@@ -103,7 +103,7 @@ class Cell0RebuildOtherCallerTest(Cell0RebuildCallerBase):
     required_features = (features.cell0_rebuild, features.networks)
 
     @decorators.idempotent_id('5ec72ac0-a81d-4904-ba25-531802bb4e8d')
-    @markers.requirements('RB-34')
+    @markers.requirements('RB-34', 'RB-35')
     def test_rebuild_by_admin_of_another_project(self):
         """Each networks form, rebuilt by the caller: the owner's networks.
 
@@ -138,7 +138,10 @@ class Cell0RebuildOtherCallerTest(Cell0RebuildCallerBase):
         room for exactly the server, the caller's rebuild is refused (the
         server stays buried: ERROR, no host); with the owner's quota back
         and the caller's project one core short, it is accepted and the
-        server ends ACTIVE.
+        server ends ACTIVE.  After each, the caller's project uses what
+        it used before, and the server's placement allocations are none
+        (refused) or its flavor on its node, for the owner's project and
+        user (built).
         """
         owner_used = self.usage('cores')[1]
         trigger, server = self._buried()
@@ -161,6 +164,9 @@ class Cell0RebuildOtherCallerTest(Cell0RebuildCallerBase):
                 'project?)' % (
                     waiters.describe(body),
                     body.get('OS-EXT-SRV-ATTR:host')))
+        refused = 'refused by the owner\'s quota: '
+        problems.extend(self.allocation_problems(server['id'], refused))
+        problems.extend(self._caller_usage_problems(caller_used, refused))
         restore()
         restore_caller()
         self.set_quota(project_id=self.caller_project_id,
@@ -172,7 +178,20 @@ class Cell0RebuildOtherCallerTest(Cell0RebuildCallerBase):
                 "the caller's project is one core short and the owner has "
                 'room: expected the rebuild accepted (ACTIVE), got %s (quota '
                 "counted for the caller's project?)" % waiters.describe(body))
+        else:
+            built = "rebuilt by the caller: "
+            problems.extend(self.allocation_problems(server['id'], built))
+            problems.extend(self._caller_usage_problems(caller_used, built))
         self.assertEqual([], problems)
+
+    def _caller_usage_problems(self, caller_used, when):
+        """The caller's project counts nothing of the owner's server."""
+        used = self.usage('cores', project_id=self.caller_project_id)[1]
+        if used != caller_used:
+            return ["%sthe caller's project uses %d cores, %d before the "
+                    "rebuild: expected no change (the server is the "
+                    "owner's)" % (when, used, caller_used)]
+        return []
 
 
 class Cell0RebuildOtherCallerAutoNetworkTest(Cell0RebuildCallerBase):
