@@ -247,7 +247,7 @@ class NotificationsRebuildTest(NotificationsBase):
                           server['id'], ', '.join(new),
                           notifications.describe_all(seen)))
 
-    def _outcome(self, server_id, since, outcomes, name):
+    def _record(self, server_id, since, outcomes, name):
         """Record what was notified about the server since ``since``.
 
         ``outcomes[name]`` becomes {legacy: [notifications]} once the
@@ -305,12 +305,12 @@ class NotificationsRebuildTest(NotificationsBase):
         mark = self.listener.collector.count()
         server = self.bury(trigger)
         server_id = server['id']
-        self._outcome(server_id, mark, outcomes, 'first burial')
+        self._record(server_id, mark, outcomes, 'first burial')
 
         mark = self.listener.collector.count()
         self.rebuild(server_id)
         self.wait_status(server_id, waiters.TERMINAL)
-        self._outcome(server_id, mark, outcomes, 'burial again')
+        self._record(server_id, mark, outcomes, 'burial again')
 
         trigger.add_capacity()
         cores = self.need(server_id, 'cores')
@@ -318,17 +318,17 @@ class NotificationsRebuildTest(NotificationsBase):
         mark = self.listener.collector.count()
         self.rebuild(server_id)
         self.wait_status(server_id, waiters.TERMINAL | {'ACTIVE'})
-        self._outcome(server_id, mark, outcomes, 'quota refusal')
+        self._record(server_id, mark, outcomes, 'quota refusal')
         restore()
 
         mark = self.listener.collector.count()
         self.rebuild_to_active(server_id)
-        self._outcome(server_id, mark, outcomes, 'success')
+        self._record(server_id, mark, outcomes, 'success')
 
         mark = self.listener.collector.count()
         created = self.boot(CONF.compute.flavor_ref)
         self.wait_status(created['id'], 'ACTIVE')
-        self._outcome(created['id'], mark, outcomes, 'create')
+        self._record(created['id'], mark, outcomes, 'create')
 
         problems = []
         for legacy in self.formats():
