@@ -45,11 +45,23 @@ SELECT_END = 'scheduler.select_destinations.end'
 
 # After a rebuild reached ACTIVE: the notifications still on their way
 # (instance.create.end follows the state change) are waited for until none
-# came for QUIET seconds, SETTLE seconds at most.
+# came for QUIET seconds, SETTLE seconds at most; the test that also waits
+# for the last notification it expects waits QUIET_AFTER_LAST for more.
 QUIET = 5
+QUIET_AFTER_LAST = 2
 SETTLE = 60
 # Seconds the bus has to deliver a notification of a state already seen.
 DELIVERY = 30
+
+
+def _is_error(notification):
+    """The last notification of a burial: an error (its compute task's)."""
+    return notification.priority == 'error'
+
+
+def _is_create_end(notification):
+    """The last notification of a build."""
+    return notification.event_type == 'instance.create.end'
 
 
 class NotificationsBase(cell0_base.Cell0Test):
@@ -90,13 +102,22 @@ class NotificationsBase(cell0_base.Cell0Test):
             lambda: self.about(server_id), match, server_id, expected,
             notifications.describe_all, timeout=DELIVERY)
 
-    def settled(self, server_id, since, legacy=False):
+    def settled(self, server_id, since, legacy=False, until=None):
         """The notifications about the server since ``since``, once quiet.
 
         Quiet in every format the cloud sends; those of one format are
         returned (versioned, or with ``legacy`` the unversioned ones).
+
+        :param until: a predicate of the versioned notifications seen,
+            true once the last one expected came: then quiet means
+            QUIET_AFTER_LAST seconds, not QUIET.
         """
         last = {'count': -1, 'at': time.monotonic()}
+        quiet = QUIET if until is None else QUIET_AFTER_LAST
+
+        def settled_(value):
+            return value[1] >= quiet and (
+                until is None or until(self.about(server_id, since)))
 
         def fetch():
             """(how many, seconds since that number last changed)."""
@@ -107,7 +128,7 @@ class NotificationsBase(cell0_base.Cell0Test):
             return count, time.monotonic() - last['at']
 
         try:
-            polling.poll(fetch, lambda value: value[1] >= QUIET, SETTLE, 1,
+            polling.poll(fetch, settled_, SETTLE, 0.5,
                          what='notifications about server %s' % server_id,
                          describe=lambda value: '%d seen' % value[0])
         except polling.PollTimeout:
@@ -214,16 +235,17 @@ class NotificationsRebuildTest(NotificationsBase):
         It is notified as a build (instance.create.start and .end), not
         as a compute rebuild (no instance.rebuild.*).  The versioned
         notifications about the server from the rebuild request until it
-        is ACTIVE (and quiet) are compared with
-        ``notifications.STOCK_EVENT_TYPES``; at least one must be seen
-        (else the bus tells nothing and the check would be empty).
+        is ACTIVE and ``instance.create.end`` came (and quiet) are compared
+        with ``notifications.STOCK_EVENT_TYPES``; at least one must be
+        seen (else the bus tells nothing and the check would be empty).
         """
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger)
         trigger.add_capacity()
         mark = self.listener.collector.count()
         self.rebuild_to_active(server['id'])
-        seen = self.settled(server['id'], mark)
+        seen = self.settled(server['id'], mark, until=lambda seen: any(
+            _is_create_end(n) for n in seen))
         if not seen:
             self.fail('No versioned notification about server %s during '
                       'its cell0 rebuild: is nova sending versioned '
@@ -247,13 +269,16 @@ class NotificationsRebuildTest(NotificationsBase):
                           server['id'], ', '.join(new),
                           notifications.describe_all(seen)))
 
-    def _record(self, server_id, since, outcomes, name):
+    def _record(self, server_id, since, outcomes, name, last):
         """Record what was notified about the server since ``since``.
 
         ``outcomes[name]`` becomes {legacy: [notifications]} once the
+        versioned notification ``last`` expects came and the
         notifications are quiet, for every format the cloud sends.
         """
-        outcomes[name] = {legacy: self.settled(server_id, since, legacy)
+        self.settled(server_id, since, until=lambda seen: any(
+            last(n) for n in seen))
+        outcomes[name] = {legacy: self.about(server_id, since, legacy)
                           for legacy in self.formats()}
 
     @staticmethod
@@ -293,42 +318,49 @@ class NotificationsRebuildTest(NotificationsBase):
         claimed): its first burial (NoValidHost), a rebuild without
         capacity (buried again), a rebuild the quota refuses (the owner's
         cores one short of what its other servers and this one need), and
-        a rebuild that succeeds; then a server created on the same cloud
-        by the same test.  Each re-burial sends exactly the event types of
-        the first burial, its ``compute_task.build_instances.error`` naming
-        the state and the reason (NoValidHost, or the quota's); the
-        success exactly those of the create.
+        a rebuild that succeeds; and a server created on the same cloud
+        by the same test meanwhile.  Each re-burial sends exactly the
+        event types of the first burial, its
+        ``compute_task.build_instances.error`` naming the state and the
+        reason (NoValidHost, or the quota's); the success exactly those of
+        the create.  Each is watched until its last expected notification
+        (an error, ``instance.create.end``) came and no other for
+        QUIET_AFTER_LAST seconds.
         """
         others = self.usage('cores')[1]
         trigger = self.novalidhost_trigger()
         outcomes = {}
+        burial, built = _is_error, _is_create_end
+        # The create is the reference of the success: booted first, it
+        # builds while the other server goes through its burials.
+        created_mark = self.listener.collector.count()
+        created = self.boot(CONF.compute.flavor_ref)
         mark = self.listener.collector.count()
         server = self.bury(trigger)
         server_id = server['id']
-        self._record(server_id, mark, outcomes, 'first burial')
+        self._record(server_id, mark, outcomes, 'first burial', burial)
 
         mark = self.listener.collector.count()
         self.rebuild(server_id)
         self.wait_status(server_id, waiters.TERMINAL)
-        self._record(server_id, mark, outcomes, 'burial again')
+        self._record(server_id, mark, outcomes, 'burial again', burial)
 
+        # The quota counts the created server once it is built.
+        self.wait_status(created['id'], 'ACTIVE')
+        others += self.need(created['id'], 'cores')
         trigger.add_capacity()
         cores = self.need(server_id, 'cores')
         restore = self.set_quota(cores=others + cores - 1)
         mark = self.listener.collector.count()
         self.rebuild(server_id)
         self.wait_status(server_id, waiters.TERMINAL | {'ACTIVE'})
-        self._record(server_id, mark, outcomes, 'quota refusal')
+        self._record(server_id, mark, outcomes, 'quota refusal', burial)
         restore()
 
         mark = self.listener.collector.count()
         self.rebuild_to_active(server_id)
-        self._record(server_id, mark, outcomes, 'success')
-
-        mark = self.listener.collector.count()
-        created = self.boot(CONF.compute.flavor_ref)
-        self.wait_status(created['id'], 'ACTIVE')
-        self._record(created['id'], mark, outcomes, 'create')
+        self._record(server_id, mark, outcomes, 'success', built)
+        self._record(created['id'], created_mark, outcomes, 'create', built)
 
         problems = []
         for legacy in self.formats():
