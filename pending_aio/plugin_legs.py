@@ -459,7 +459,21 @@ def leg_stock():
     clean()
 
 
+def cloud_running():
+    """Whether the embedded cloud's supervisord runs."""
+    try:
+        with open(sh.path('run', 'supervisord.pid')) as f:
+            os.kill(int(f.read().strip()), 0)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def body(trap):
+    if not cloud_running():
+        sh.fail('functional', 'the embedded cloud is not running (no '
+                'supervisord): start it with tox -e aio; the plugin legs '
+                'and tox -e mutants run on the running cloud', 2)
     if selected('mutants'):
         leg_mutants(trap)
     if selected('profiles'):

@@ -28,6 +28,7 @@ from pending_aio import clean
 from pending_aio import cli
 from pending_aio import cloud
 from pending_aio import host
+from pending_aio import plugin_legs
 from pending_aio import stages
 from pending_tempest_plugin.unit_tests import fakes
 
@@ -160,6 +161,31 @@ class TestChecks(base.BaseTestCase):
         exc = self.assertRaises(SystemExit, checks.wait_or_exit, 'x',
                                 lambda: False, 0, 0, 'tool: gave up')
         self.assertEqual('tool: gave up', exc.code)
+
+
+class TestPluginLegs(fakes.FileTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.EnvironmentVariable('AIO_DIR', self.tmp))
+
+    def test_a_stopped_cloud_is_named_before_any_leg(self):
+        self.assertFalse(plugin_legs.cloud_running())
+        os.makedirs(os.path.join(self.tmp, 'run'))
+        pidfile = os.path.join(self.tmp, 'run', 'supervisord.pid')
+        with open(pidfile, 'w') as f:
+            f.write('not a pid\n')
+        self.assertFalse(plugin_legs.cloud_running())
+        with open(pidfile, 'w') as f:
+            f.write('%d\n' % os.getpid())
+        self.assertTrue(plugin_legs.cloud_running())
+
+    def test_body_stops_with_a_clear_error(self):
+        err = io.StringIO()
+        self.useFixture(fixtures.MockPatch('sys.stderr', err))
+        exc = self.assertRaises(SystemExit, plugin_legs.body, None)
+        self.assertEqual(2, exc.code)
+        self.assertIn('start it with tox -e aio', err.getvalue())
 
 
 class TestTraitWrites(base.BaseTestCase):
