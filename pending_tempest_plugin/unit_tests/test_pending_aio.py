@@ -187,6 +187,18 @@ class TestPluginLegs(fakes.FileTestCase):
         self.assertEqual(2, exc.code)
         self.assertIn('start it with tox -e aio', err.getvalue())
 
+    def test_the_stock_leg_needs_no_running_cloud(self):
+        # The functional stage runs the stock leg first, before any `up`:
+        # the leg brings up its own cloud.
+        self.useFixture(fixtures.EnvironmentVariable('FUNCTIONAL_LEGS',
+                                                     'stock'))
+        self.useFixture(fixtures.EnvironmentVariable('FUNCTIONAL_RESTORE',
+                                                     '0'))
+        stock = self.useFixture(fixtures.MockPatch(
+            'pending_aio.plugin_legs.leg_stock')).mock
+        plugin_legs.body(None)
+        stock.assert_called_once_with()
+
 
 class TestTraitWrites(base.BaseTestCase):
 
