@@ -669,7 +669,7 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
         attached, the port free).  With the quota back, a cell0 rebuild
         restores all of it.
         """
-        others = self.usage('cores')[1]
+        others = self.others_usage('cores')
         rich = self._rich_burial()
         vcpus = self.need(rich.server['id'], 'cores')
         rich.trigger.add_capacity()

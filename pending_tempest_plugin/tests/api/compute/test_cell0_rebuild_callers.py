@@ -143,7 +143,7 @@ class Cell0RebuildOtherCallerTest(Cell0RebuildCallerBase):
         (refused) or its flavor on its node, for the owner's project and
         user (built).
         """
-        owner_used = self.usage('cores')[1]
+        owner_used = self.others_usage('cores')
         trigger, server = self._buried()
         vcpus = self.need(server['id'], 'cores')
         caller_used = self.usage('cores',

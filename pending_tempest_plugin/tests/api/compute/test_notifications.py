@@ -43,11 +43,10 @@ INSTANCE_UPDATE = 'instance.update'
 BUILD_ERROR = 'compute_task.build_instances.error'
 SELECT_END = 'scheduler.select_destinations.end'
 
-# After a rebuild reached ACTIVE: the notifications still on their way
-# (instance.create.end follows the state change) are waited for until none
-# came for QUIET seconds, SETTLE seconds at most; the test that also waits
-# for the last notification it expects waits QUIET_AFTER_LAST for more.
-QUIET = 5
+# After an outcome the API shows: the notifications still on their way
+# (instance.create.end follows the state change) are waited for until the
+# last one expected came and none other for QUIET_AFTER_LAST seconds,
+# SETTLE seconds at most.
 QUIET_AFTER_LAST = 2
 SETTLE = 60
 # Seconds the bus has to deliver a notification of a state already seen.
@@ -102,38 +101,35 @@ class NotificationsBase(cell0_base.Cell0Test):
             lambda: self.about(server_id), match, server_id, expected,
             notifications.describe_all, timeout=DELIVERY)
 
-    def settled(self, server_id, since, legacy=False, until=None):
-        """The notifications about the server since ``since``, once quiet.
+    def settled(self, server_id, since, last):
+        """The versioned notifications about the server since ``since``.
 
-        Quiet in every format the cloud sends; those of one format are
-        returned (versioned, or with ``legacy`` the unversioned ones).
-
-        :param until: a predicate of the versioned notifications seen,
-            true once the last one expected came: then quiet means
-            QUIET_AFTER_LAST seconds, not QUIET.
+        Returned once ``last(notification)`` is true of one of them (the
+        last one expected came) and none came, in any format the cloud
+        sends, for QUIET_AFTER_LAST seconds; after SETTLE seconds they are
+        returned as they are.
         """
-        last = {'count': -1, 'at': time.monotonic()}
-        quiet = QUIET if until is None else QUIET_AFTER_LAST
-
-        def settled_(value):
-            return value[1] >= quiet and (
-                until is None or until(self.about(server_id, since)))
+        changed = {'count': -1, 'at': time.monotonic()}
 
         def fetch():
             """(how many, seconds since that number last changed)."""
             count = sum(len(self.about(server_id, since, legacy=each))
                         for each in self.formats())
-            if count != last['count']:
-                last['count'], last['at'] = count, time.monotonic()
-            return count, time.monotonic() - last['at']
+            if count != changed['count']:
+                changed['count'], changed['at'] = count, time.monotonic()
+            return count, time.monotonic() - changed['at']
+
+        def done(value):
+            return value[1] >= QUIET_AFTER_LAST and any(
+                last(n) for n in self.about(server_id, since))
 
         try:
-            polling.poll(fetch, settled_, SETTLE, 0.5,
+            polling.poll(fetch, done, SETTLE, 0.5,
                          what='notifications about server %s' % server_id,
                          describe=lambda value: '%d seen' % value[0])
         except polling.PollTimeout:
             pass   # still arriving after SETTLE seconds: judged as they are
-        return self.about(server_id, since, legacy)
+        return self.about(server_id, since)
 
 
 class NotificationsTest(NotificationsBase):
@@ -244,8 +240,7 @@ class NotificationsRebuildTest(NotificationsBase):
         trigger.add_capacity()
         mark = self.listener.collector.count()
         self.rebuild_to_active(server['id'])
-        seen = self.settled(server['id'], mark, until=lambda seen: any(
-            _is_create_end(n) for n in seen))
+        seen = self.settled(server['id'], mark, _is_create_end)
         if not seen:
             self.fail('No versioned notification about server %s during '
                       'its cell0 rebuild: is nova sending versioned '
@@ -276,8 +271,7 @@ class NotificationsRebuildTest(NotificationsBase):
         versioned notification ``last`` expects came and the
         notifications are quiet, for every format the cloud sends.
         """
-        self.settled(server_id, since, until=lambda seen: any(
-            last(n) for n in seen))
+        self.settled(server_id, since, last)
         outcomes[name] = {legacy: self.about(server_id, since, legacy)
                           for legacy in self.formats()}
 
@@ -327,7 +321,7 @@ class NotificationsRebuildTest(NotificationsBase):
         (an error, ``instance.create.end``) came and no other for
         QUIET_AFTER_LAST seconds.
         """
-        others = self.usage('cores')[1]
+        others = self.others_usage('cores')
         trigger = self.novalidhost_trigger()
         outcomes = {}
         burial, built = _is_error, _is_create_end
@@ -353,7 +347,14 @@ class NotificationsRebuildTest(NotificationsBase):
         restore = self.set_quota(cores=others + cores - 1)
         mark = self.listener.collector.count()
         self.rebuild(server_id)
-        self.wait_status(server_id, waiters.TERMINAL | {'ACTIVE'})
+        body = self.wait_status(server_id, waiters.TERMINAL | {'ACTIVE'})
+        if body['status'] != 'ERROR' or body.get('OS-EXT-SRV-ATTR:host'):
+            self.fail('Server %s rebuilt with the cores quota at %d (other '
+                      'servers %d, this one %d): expected the quota to '
+                      'refuse it (ERROR, no host), got %s on host %r' % (
+                          server_id, others + cores - 1, others, cores,
+                          waiters.describe(body),
+                          body.get('OS-EXT-SRV-ATTR:host')))
         self._record(server_id, mark, outcomes, 'quota refusal', burial)
         restore()
 
