@@ -432,7 +432,7 @@ def reference_ran():
 def leg_stock():
     sh.stage('stock nova 34.0.0 (no PENDING state, no cell0 rebuild)')
     # Stock nova's services (version 74) refuse to run in a deployment that
-    # the reference nova (75) has already recorded: a new cloud then.  On a
+    # the reference nova (75, 76) has already recorded: a new cloud then.  On a
     # new or a stock cloud, `up` alone (the functional stage runs this leg
     # first, on a new cloud, then upgrades it to the reference nova).
     if reference_ran():

@@ -110,7 +110,7 @@ _VALIDATE_NETWORKS = ("                owner, requested_networks.as_tuples(), "
 # conductor: the requested networks of an instance buried in cell0 are
 # stored in its request spec.
 _PERSIST_NETWORKS = ("        spec.requested_networks = requested_networks\n"
-                     "        spec.save(persist_requested_networks=True)\n")
+                     "        spec.save_requested_networks(True)\n")
 _BURY_NETWORKS = ("                if requested_networks:\n"
                   "                    self._persist_requested_networks(\n")
 _BURY_TAGS = ("                self._create_tags(cctxt, instance.uuid, tags)\n"
@@ -537,7 +537,7 @@ MUTANTS = {
     'inject-network-info-no-host-500': {
         'requirements': ['PEND-20'],
         'what': 'injectNetworkInfo casts to the compute of a server that '
-                'has none (a PENDING server): 500 (nova 34.0.0; patch 0027)',
+                'has none (a PENDING server): 500 (nova 34.0.0; patch 0001)',
         'file': 'nova/compute/api.py',
         'old': '    @check_instance_lock\n    @check_instance_host()\n'
                '    def inject_network_info(',
@@ -1425,4 +1425,23 @@ EXEMPT = {
              'rebuild under another UUID leaves orphans behind',
     'RB-19': 'three independent guards each refuse the second rebuild; '
              'a one-edit bug cannot make the race fail',
+}
+
+# Mutants of the functional stage's rolling upgrade (pending_aio/upgrade.py),
+# not of the plugin's tests: the leg applies each to the series it has just
+# installed, while every nova-api still runs stock nova, restarts the
+# conductors, buries a server and expects its per-step checks to fail; then
+# it puts the code back.  Same fields as MUTANTS, without tests or batches.
+LEG_MUTANTS = {
+    'upgrade-pending-guard-removed': {
+        'leg': 'upgrade',
+        'what': 'the conductor uses PENDING whatever the oldest nova-api: '
+                'a stock nova-api (service version 74) shows the server '
+                'UNKNOWN',
+        'file': 'nova/compute/utils.py',
+        'old': '    return not min_version or min_version >= '
+               'MIN_API_VERSION_PENDING_STATE\n',
+        'new': '    return True\n',
+        'programs': ['nova-conductor'],
+    },
 }
