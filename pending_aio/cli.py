@@ -83,6 +83,9 @@ SUBCOMMANDS = {
     'bench-verdicts': ('pending_aio.bench', 'verdicts_main',
                        'the full multi-leg verdict N times in a row: '
                        'every failure, times per leg'),
+    'upgrade': ('pending_aio.upgrade', 'main',
+                'a rolling upgrade of the running stock nova to the '
+                'series, checked at every step'),
     'bench-floor': ('pending_aio.floor', 'main',
                     'time to ACTIVE, to PENDING and to delete by direct '
                     'API calls'),

@@ -210,11 +210,23 @@ def body():
         # upgrade of a running cloud, the way a deployment gets it (nova
         # reinstalled, its database syncs run on the stock leg's data (the
         # series adds no migration), every nova service restarted at the
-        # series' service version, 74 to 75); everything below runs on the
+        # series' service versions, 74 to 76); everything below runs on the
         # upgraded cloud.
         sh.stage('stock nova 34.0.0 from PyPI on a new cloud')
         sh.substage('functional-plugin', env={'FUNCTIONAL_LEGS': 'stock',
                                               'FUNCTIONAL_RESTORE': '0'})
+        # A rolling upgrade of the running stock cloud to the series, in
+        # nova's documented order, checked at every step
+        # (pending_aio/upgrade.py); `up` then finishes the move (its
+        # configuration, the Tempest workspaces of the series).
+        sh.stage('a rolling upgrade of stock nova to the reference series')
+        sh.run([os.path.join(REPO, 'reference', 'nova', 'tools',
+                             'prepare-tree'), sh.path('src')],
+               env={'NOVA_REFERENCE_SOURCE': sh.path('src',
+                                                     'nova-34.0.0-git'),
+                    'NOVA_REFERENCE_VERSION': '34.0.0'},
+               stdout=subprocess.DEVNULL)
+        sh.pending_aio('upgrade', sh.path('src', 'nova-checkout'))
         sh.stage('the reference series over stock nova: an upgrade of the '
                  'running cloud')
     else:

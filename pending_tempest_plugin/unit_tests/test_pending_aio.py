@@ -30,6 +30,7 @@ from pending_aio import cloud
 from pending_aio import host
 from pending_aio import plugin_legs
 from pending_aio import stages
+from pending_aio import upgrade
 from pending_tempest_plugin.unit_tests import fakes
 
 
@@ -198,6 +199,42 @@ class TestPluginLegs(fakes.FileTestCase):
             'pending_aio.plugin_legs.leg_stock')).mock
         plugin_legs.body(None)
         stock.assert_called_once_with()
+
+
+class TestUpgradeConfig(fakes.FileTestCase):
+
+    def test_options_set_in_place_or_added(self):
+        conf = os.path.join(self.tmp, 'nova.conf')
+        with open(conf, 'w') as f:
+            f.write('[DEFAULT]\ndebug = true\nuse_pending_state = false\n'
+                    '\n[api]\nauth_strategy = keystone\n')
+        upgrade.set_options(conf, {
+            ('DEFAULT', 'use_pending_state'): 'true',
+            ('upgrade_levels', 'compute'): 'auto',
+            ('api', 'list_records_by_skipping_down_cells'): 'false'})
+        with open(conf) as f:
+            text = f.read()
+        self.assertEqual(
+            '[DEFAULT]\ndebug = true\nuse_pending_state = true\n\n'
+            '[api]\nlist_records_by_skipping_down_cells = false\n'
+            'auth_strategy = keystone\n\n[upgrade_levels]\n'
+            'compute = auto\n', text)
+
+    def test_status_result_of_one_check(self):
+        out = ('+-----+\n| Check: Cells v2 |\n| Result: Success |\n'
+               '| Details: None |\n+-----+\n'
+               '| Check: PENDING state and nova-api versions |\n'
+               '| Result: Warning |\n| Details: old |\n+-----+\n')
+        self.assertEqual('Warning', upgrade.status_result(
+            out, upgrade.PENDING_CHECK))
+        self.assertEqual('Success', upgrade.status_result(out, 'Cells v2'))
+        self.assertIsNone(upgrade.status_result(out, 'Placement API'))
+
+    def test_the_leg_mutant_is_defined(self):
+        from pending_aio import mutant
+        spec = mutant.DEFINITIONS.LEG_MUTANTS[upgrade.GUARD_MUTANT]
+        self.assertEqual('upgrade', spec['leg'])
+        self.assertNotIn(upgrade.GUARD_MUTANT, mutant.MUTANTS)
 
 
 class TestTraitWrites(base.BaseTestCase):
