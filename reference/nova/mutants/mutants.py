@@ -786,11 +786,12 @@ MUTANTS = {
     # -- the PENDING state.
     'pending-needs-newer-api': {
         'requirements': ['PEND-02'],
-        'what': 'the conductor requires a nova-api one service version too '
-                'new for PENDING, so NoValidHost still gives ERROR',
+        'what': 'the conductor requires a nova-api newer than the series '
+                '(service version 77, the series being 76) for PENDING, so '
+                'NoValidHost still gives ERROR',
         'file': 'nova/compute/utils.py',
         'old': 'MIN_API_VERSION_PENDING_STATE = 75\n',
-        'new': 'MIN_API_VERSION_PENDING_STATE = 76\n',
+        'new': 'MIN_API_VERSION_PENDING_STATE = 77\n',
         'programs': ['nova-conductor'],
         'tests': _PENDING + 'test_pending_show_and_detail\\[',
         'message': 'expected status PENDING / vm_state pending, got ERROR '
