@@ -18,16 +18,16 @@ OS_CLIENT_CONFIG_FILE pointing at .aio/clouds.yaml, on the embedded cloud
 running stock nova (the functional stage's stock leg leaves it so).  TREE
 is the series' nova tree (tools/prepare-tree's output).
 
-Before the upgrade, on stock nova: an ACTIVE server, a server buried in
-cell0 by NoValidHost (ERROR) and a server whose BuildRequest is still in
-the API database (created while every nova-conductor is stopped).  Then
-nova's documented order (doc/source/embedded-cloud.rst, "The rolling
-upgrade"):
+Before the upgrade, on stock nova: an ACTIVE server and a server buried in
+cell0 by NoValidHost (ERROR).  Then nova's documented order
+(doc/source/embedded-cloud.rst, "The rolling upgrade"):
 
 1. the series installed beside the running services, the database syncs
    with the new code, ``[DEFAULT] use_pending_state`` and ``[upgrade_levels]
    compute = auto`` set, ``nova-status upgrade check``;
-2. the conductors and schedulers restarted (the queued build goes on);
+2. the schedulers restarted; every conductor stopped, a server created (its
+   BuildRequest in the API database, its build queued), the conductors
+   started with the series: the queued build goes on;
 3. the upgrade's own mutant: the guard that keeps PENDING from an older
    nova-api removed from the installed code and the conductors restarted,
    a burial must show what the check below catches; then the code put
@@ -38,9 +38,11 @@ upgrade"):
 6. each nova-compute restarted, one at a time;
 7. SIGHUP to the control services, each nova-compute restarted again,
    ``nova-manage db online_data_migrations``;
-8. ``nova-status upgrade check`` succeeds; a burial is PENDING; the server
-   the series buried during the upgrade is rebuilt at 2.106, the one stock
-   nova buried answers the 409 decided for it (no recorded reason).
+8. ``nova-status upgrade check``: the series' check succeeds, none fails
+   (another may warn for reasons of its own); a burial is PENDING; the
+   server the series buried during the upgrade is rebuilt at 2.106, the
+   one stock nova buried answers the 409 decided for it (no recorded
+   reason).
 
 After every step: each server shows (200, never 404 or 500) in a show and
 in a listing, never UNKNOWN, and no instance of any cell is in the
