@@ -56,10 +56,10 @@ import os
 import re
 import subprocess
 import sys
-import time
 
 from pending_aio import client
 from pending_aio import mutant as nova_mutant
+from pending_tempest_plugin.common import polling
 
 PREFIX = 'pcupg-'
 TRAIT = 'CUSTOM_PCUPG_CAPACITY'
@@ -165,7 +165,6 @@ class Cloud(object):
         self.conn = client.connect('aio-admin')
         self.servers = {}      # name -> id, every server the leg made
         self.flavor = None
-        self.provider = None
 
     # -- compute
     def call(self, method, url, version='2.37', **kwargs):
@@ -194,18 +193,20 @@ class Cloud(object):
                                   if resp.status_code == 200 else resp.text)
 
     def wait(self, name, statuses, timeout=120):
-        deadline = time.monotonic() + timeout
-        while True:
-            code, body = self.show(self.servers[name])
-            if code == 200 and body['status'] in statuses:
-                return body
-            if time.monotonic() > deadline:
-                raise UpgradeError('server %s: expected %s within %d s, got '
-                                   '%d %s' % (name, '/'.join(statuses),
-                                              timeout, code,
-                                              body.get('status')
-                                              if code == 200 else body))
-            time.sleep(0.5)
+        version = self.max_version()
+
+        def timed_out(value):
+            code, body = value
+            return UpgradeError('server %s: expected %s within %d s, got '
+                                '%d %s' % (name, '/'.join(statuses),
+                                           timeout, code,
+                                           body.get('status')
+                                           if code == 200 else body))
+
+        return polling.poll(
+            lambda: self.show(self.servers[name], version),
+            lambda value: value[0] == 200 and value[1]['status'] in statuses,
+            timeout, 0.5, what='server %s' % name, timed_out=timed_out)[1]
 
     # -- the NoValidHost trigger: a flavor that needs a trait no host has
     def make_flavor(self):
@@ -249,13 +250,14 @@ class Cloud(object):
             unpend()   # a stock nova-api cannot delete them (see leg)
         for name, server_id in sorted(self.servers.items()):
             self.call('DELETE', '/servers/%s' % server_id)
-        deadline = time.monotonic() + 120
-        while True:
-            left = sorted(n for n, s in self.servers.items()
-                          if self.show(s, '2.1')[0] != 404)
-            if not left or time.monotonic() > deadline:
-                break
-            time.sleep(0.5)
+        try:
+            left = polling.poll(
+                lambda: sorted(n for n, s in self.servers.items()
+                               if self.show(s, '2.1')[0] != 404),
+                lambda names: not names, 120, 0.5,
+                what='the servers of the leg deleted')
+        except polling.PollTimeout as exc:
+            left = exc.value
         if self.flavor:
             self.conn.compute.delete_flavor(self.flavor, ignore_missing=True)
         try:
@@ -320,10 +322,8 @@ def unpend(server_id=None):
             "vm_state = 'pending' AND deleted = 0 AND %s" % (db, where))
 
 
-def restart(names, settle=None):
+def restart(names):
     ctl('restart', *names)
-    if settle:
-        settle()
 
 
 def computes_up(since):
@@ -334,11 +334,9 @@ def computes_up(since):
 
 
 def wait_for(what, predicate, timeout=120):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise UpgradeError('%s: not within %d s' % (what, timeout))
-        time.sleep(0.5)
+    polling.poll(predicate, bool, timeout, 0.5, what=what, describe=bool,
+                 timed_out=lambda value: UpgradeError(
+                     '%s: not within %d s' % (what, timeout)))
 
 
 def utc_now():
