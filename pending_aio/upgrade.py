@@ -33,7 +33,7 @@ cell0 by NoValidHost (ERROR).  Then nova's documented order
    a burial must show what the check below catches; then the code put
    back;
 4. with every nova-api still stock: a burial is ERROR, never PENDING;
-   ``nova-status upgrade check`` warns about the old nova-api;
+   ``nova-status upgrade check`` warns, naming the old nova-api's host;
 5. every nova-api restarted (the last control service);
 6. each nova-compute restarted, one at a time;
 7. SIGHUP to the control services, each nova-compute restarted again,
@@ -113,6 +113,13 @@ def stock_api_runs():
     rows = sql("SELECT MIN(version) FROM nova.services WHERE `binary` = "
                "'nova-osapi_compute' AND deleted = 0")
     return bool(rows) and rows[0] != 'NULL' and int(rows[0]) < 75
+
+
+def old_api_hosts():
+    """The hosts of the nova-api service records older than the series'."""
+    return sql("SELECT host FROM nova.services WHERE `binary` = "
+               "'nova-osapi_compute' AND deleted = 0 AND version < 75 "
+               "ORDER BY host")
 
 
 def venv_bin(name):
@@ -475,12 +482,19 @@ def leg(cloud, tree):
     cloud.wait('buried-mixed', {'ERROR', 'UNKNOWN', 'PENDING'})
     observe(cloud, 'burial with a stock nova-api (ERROR, not PENDING)', True)
     code, out = nova_status()
-    if (status_result(out, PENDING_CHECK) != 'Warning'
-            or 'use_pending_state is enabled' not in out):
-        raise UpgradeError('nova-status upgrade check with a stock nova-api:'
-                           ' expected a warning naming it (exit 1), got '
-                           'exit %d:\n%s' % (code, out))
-    say('nova-status upgrade check with a stock nova-api: warning')
+    hosts = old_api_hosts()
+    # nova-status wraps its table's cells, at spaces and after hyphens:
+    # read the words, not the lines.
+    words = ' '.join(re.sub(r'[|+]', ' ', out).split()).replace('- ', '-')
+    unnamed = [h for h in hosts if '%s (version' % h not in words]
+    if (status_result(out, PENDING_CHECK) != 'Warning' or not hosts
+            or unnamed or 'use_pending_state is enabled' not in words):
+        raise UpgradeError('nova-status upgrade check with a stock nova-api '
+                           '(%s): expected a warning naming each (exit 1), '
+                           'got exit %d:\n%s' % (', '.join(hosts) or
+                                                 'no record', code, out))
+    say('nova-status upgrade check with a stock nova-api: warning naming '
+        '%s' % ', '.join(hosts))
 
     # 5. nova-api last among the control services.
     restart(apis)

@@ -1110,9 +1110,9 @@ MUTANTS = {
         'message': 'Tags of the volume attachments',
     },
     'cell0-rebuild-drops-server-group': {
-        'requirements': ['RB-42'],
+        'requirements': ['RB-42', 'RB-47'],
         'what': 'the cell0 rebuild schedules the server without its server '
-                'group: anti-affinity is ignored',
+                'group: anti-affinity and affinity are ignored',
         'file': 'nova/compute/api.py',
         'old': "        request_spec.requested_destination = None\n"
                "        request_spec.ignore_hosts = None\n",
@@ -1120,8 +1120,10 @@ MUTANTS = {
                "        request_spec.ignore_hosts = None\n"
                "        request_spec.instance_group = None\n",
         'programs': ['nova-api'],
-        'tests': _REBUILD + 'test_rebuild_honours_anti_affinity\\[',
-        'message': 'holds another member of its anti-affinity group',
+        'tests': ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+                  'test_cell0_rebuild\\.Cell0Rebuild(ServerGroup|Affinity)'
+                  'Test\\.test_rebuild_honours_(anti_)?affinity\\['),
+        'message': 'affinity group',
     },
     'rebuild-soft-deletes-cell0': {
         'requirements': ['RB-13'],
@@ -1436,13 +1438,13 @@ EXEMPT = {
 LEG_MUTANTS = {
     'upgrade-pending-guard-removed': {
         'leg': 'upgrade',
-        'what': 'the conductor uses PENDING whatever the oldest nova-api: '
-                'a stock nova-api (service version 74) shows the server '
-                'UNKNOWN',
+        'what': 'no nova-api is ever found too old, so the conductor uses '
+                'PENDING whatever their versions: a stock nova-api (service '
+                'version 74) shows the server UNKNOWN',
         'file': 'nova/compute/utils.py',
-        'old': '    return not min_version or min_version >= '
-               'MIN_API_VERSION_PENDING_STATE\n',
-        'new': '    return True\n',
+        'old': '                   service.version < '
+               'MIN_API_VERSION_PENDING_STATE)\n',
+        'new': '                   False)\n',
         'programs': ['nova-conductor'],
     },
 }

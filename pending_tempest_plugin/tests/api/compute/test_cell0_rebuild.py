@@ -1006,21 +1006,25 @@ class Cell0RebuildSchedulerHintsTest(Cell0RebuildBase):
                          'the host with capacity')
 
 
-class Cell0RebuildSameHostTest(Cell0RebuildBase):
-    """The same_host hint, on a cloud with a host without capacity."""
+class Cell0RebuildOtherHostBase(Cell0RebuildBase):
+    """Tests that need an admin's server on a host without capacity."""
 
     required_features = (features.cell0_rebuild, features.host_hint_filters,
                          features.two_computes)
 
-    @decorators.idempotent_id('79a4384b-7700-4acd-91ec-7e86c6c4ada3')
-    @markers.requirements('RB-44')
-    def test_rebuild_honours_same_host(self):
-        """same_host holds through the rebuild.
+    @classmethod
+    def setup_clients(cls):
+        super().setup_clients()
+        cls.owner_servers = group_hints.servers_client_of(cls.os_primary)
+        cls.admin_servers = group_hints.servers_client_of(cls.os_admin)
+        cls.persona_servers['owner_member'] = cls.owner_servers
+        cls.persona_servers['admin'] = cls.admin_servers
 
-        The hint names a server on a host without capacity (an admin's
-        server, placed there with the host of microversion 2.74); capacity
-        appears on another host only: the rebuild buries the server again
-        instead of building it there.
+    def server_on_other_host(self):
+        """(server, host): an admin's server on a host without capacity.
+
+        Placed with the host of microversion 2.74 on the first enabled, up
+        nova-compute that is not the first capacity host.
         """
         capacity_host = features.capacity_hosts()[0]
         with self.at('2.1'):
@@ -1033,10 +1037,28 @@ class Cell0RebuildSameHostTest(Cell0RebuildBase):
             self.fail('[compute] min_compute_nodes is %d, but os-services '
                       'lists no enabled, up nova-compute other than %s'
                       % (CONF.compute.min_compute_nodes, capacity_host))
-        other = self.create_server(
+        server = self.create_server(
             client=self.admin_servers, flavor=CONF.compute.flavor_ref,
             cleanup=self, version=microversions.REQUESTED_HOST_MICROVERSION,
             networks='none', host=others[0])
+        return server, others[0]
+
+
+class Cell0RebuildSameHostTest(Cell0RebuildOtherHostBase):
+    """The same_host hint, on a cloud with a host without capacity."""
+
+    @decorators.idempotent_id('79a4384b-7700-4acd-91ec-7e86c6c4ada3')
+    @markers.requirements('RB-44')
+    def test_rebuild_honours_same_host(self):
+        """same_host holds through the rebuild.
+
+        The hint names a server on a host without capacity (an admin's
+        server, placed there with the host of microversion 2.74); capacity
+        appears on another host only: the rebuild buries the server again
+        instead of building it there.
+        """
+        capacity_host = features.capacity_hosts()[0]
+        other, other_host = self.server_on_other_host()
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger,
                            scheduler_hints={'same_host': [other['id']]})
@@ -1044,8 +1066,60 @@ class Cell0RebuildSameHostTest(Cell0RebuildBase):
         self.rebuild(server['id'])
         self._assert_buried_again(
             server['id'], 'whose same_host hint names a server on %s, '
-            'without capacity, while %s has some' % (others[0],
+            'without capacity, while %s has some' % (other_host,
                                                      capacity_host))
+
+
+class Cell0RebuildAffinityTest(Cell0RebuildOtherHostBase):
+    """A server group's affinity, on a cloud with a host without capacity.
+
+    The other member is placed on the host without capacity by the
+    same_host hint (to an admin's server placed there at 2.74): the owner
+    needs no admin right to place its own server.
+    """
+
+    @decorators.idempotent_id('c3b1f2e4-7a5d-4e69-9d08-2f6a1b7c5e93')
+    @markers.requirements('RB-47')
+    def test_rebuild_honours_affinity(self):
+        """A server group's affinity holds through the rebuild.
+
+        The buried server's affinity group has another member, on a host
+        without capacity; capacity appears on another host only: the
+        rebuild buries the server again instead of building it there.
+        Once the member is deleted, the same server is rebuilt on the
+        host with capacity.
+        """
+        capacity_host = features.capacity_hosts()[0]
+        groups = self.os_primary.server_groups_client
+        group = groups.create_server_group(
+            name=data_utils.rand_name(
+                name=self.__class__.__name__ + '-group',
+                prefix=CONF.resource_name_prefix),
+            policies=['affinity'])['server_group']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        groups.delete_server_group, group['id'])
+        anchor, other_host = self.server_on_other_host()
+        member = self.boot(CONF.compute.flavor_ref, scheduler_hints={
+            'group': group['id'], 'same_host': [anchor['id']]})
+        member = self.wait_status(member['id'], 'ACTIVE')
+        self.assertEqual(other_host, member.get('OS-EXT-SRV-ATTR:host'),
+                         'Host of the member created with a same_host hint '
+                         'to a server on %s' % other_host)
+        trigger = self.novalidhost_trigger()
+        server = self.bury(trigger, scheduler_hints={'group': group['id']})
+        trigger.add_capacity(trigger.pick_provider(capacity_host))
+        self.rebuild(server['id'])
+        self._assert_buried_again(
+            server['id'], 'whose only host with capacity (%s) is not the '
+            'host (%s) of the other member of its affinity group'
+            % (capacity_host, other_host))
+        self.owner_servers.delete_server(member['id'])
+        waiters.wait_for_server_deletion(self.admin_servers, member['id'])
+        body = self.rebuild_to_active(server['id'])
+        self.assertEqual(capacity_host, body.get('OS-EXT-SRV-ATTR:host'),
+                         'Host of the server rebuilt once the other member '
+                         'of its affinity group was deleted: expected the '
+                         'host with capacity')
 
 
 class Cell0RebuildTrustedCertsTest(Cell0RebuildBase):
