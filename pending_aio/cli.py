@@ -65,6 +65,9 @@ SUBCOMMANDS = {
     'functional-runner': ('pending_aio.runner_stage', 'main',
                           'pending-conformance on the cloud as on any '
                           'cloud'),
+    'browser-check': ('pending_aio.browser', 'main',
+                      "a report page in Debian's headless Chromium, "
+                      'checked as a person sees it'),
     'functional-plugin': ('pending_aio.plugin_legs', 'main',
                           "the plugin's suite leg by leg "
                           '(FUNCTIONAL_LEGS)'),

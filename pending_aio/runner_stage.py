@@ -16,8 +16,13 @@
 ``python -m pending_aio functional-runner`` (``tools/functional-runner``):
 part of the functional stage, runnable on its own against a running
 embedded cloud.  Only .aio/clouds.yaml and .aio/claims.yaml are used, and
-the runner's exit status is proven on the real cloud: a passing subset
-exits 0 with every artifact; a regex that matches nothing exits 1 "nothing
+the runner's exit status is proven on the real cloud.  The passing subset
+runs as an operator runs it: ``ansible-playbook playbooks/conformance.yaml``
+becoming a non-root user (``pending-tester``, created when the stage runs
+as root), installing the wheel ``tools/build`` (``tox -e build``) makes of
+a clone of the checkout tagged with a version no release has, which the
+run must report; it exits 0 and every artifact is fetched.  Then, with
+the runner of this checkout: a regex that matches nothing exits 1 "nothing
 verified"; a claim that lies exits 1 naming the requirement; a setUpClass
 error fails the requirements of its class; a leaked server named with the
 run's prefix is reported and fails certify.  The passing subset runs with
@@ -26,11 +31,16 @@ run (no admin account at all) decides what a member can and names every
 admin requirement "needs admin".
 """
 
+import glob
+import json
 import os
+import pwd
 import re
 import subprocess
+import sys
 
 from pending_aio import checks
+from pending_aio import REPO
 from pending_aio import sh
 
 SUBSET = (r'^pending_tempest_plugin\.tests\.api\.compute\.test_host_status\.'
@@ -40,6 +50,11 @@ MEMBER_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
 VERDICT_PASS = r'^VERDICT: PASS \(explore\)'
 NO_CA = (r"cannot authenticate to cloud 'member-appcred-tls-no-ca'.*"
          r"(CERTIFICATE_VERIFY_FAILED|certificate verify failed)")
+# The version of the clone the playbook's run installs: no release has it,
+# so a run that reports it ran the wheel of this checkout.
+THROWAWAY_VERSION = '99.1.0'
+# The non-root user the playbook's run becomes when the stage runs as root.
+TESTER = 'pending-tester'
 ARTIFACTS = ('results.subunit', 'results.xml', 'results.html', 'tempest.log',
              'tempest.conf', 'report.json', 'report.txt')
 
@@ -116,25 +131,96 @@ class Runner(object):
         self.fixture('accounts', 'remove')
         self.fixture('accounts', 'create')
         self.trap.set(self.remove_accounts)
+        self.playbook(self.release_wheel())
         sh.echo('-- init from clouds.yaml, claims.yaml and pre-provisioned '
                 'accounts')
         pc('init', '--os-cloud', 'aio-admin', '--workspace', ws,
            '--claims', claims, '--accounts', base + '/accounts-admin.yaml')
         self.prefix = sh.pending_aio_output(
             'stage', 'prefix', ws + '/pending-conformance.json')
-
-        sh.echo('-- a passing subset exits 0, with every artifact')
-        expect(0, base + '/pass.log', VERDICT_PASS,
-               'run', '--workspace', ws, '--mode', 'explore',
-               '--regex', SUBSET, '--output', base + '/pass')
-        for name in ARTIFACTS:
-            if not non_empty(base + '/pass/' + name):
-                fail('artifact %s missing or empty' % name)
-        sh.pending_aio('stage', 'runner-pass', base + '/pass',
-                       base + '/accounts-admin.yaml')
         self.member()
         self.exit_statuses()
         sh.echo('functional-runner: OK')
+
+    def release_wheel(self):
+        """The wheel tools/build makes of a clone tagged THROWAWAY_VERSION."""
+        release = self.base + '/release'
+        sh.echo('-- the wheel of a clone of this checkout tagged %s '
+                '(tools/build, as tox -e build)' % THROWAWAY_VERSION)
+        sh.run(['git', 'clone', '--quiet', REPO, release + '/src'])
+        sh.run(['git', '-C', release + '/src', 'tag', THROWAWAY_VERSION])
+        log = release + '/build.log'
+        if sh.run_to(log, ['bash', release + '/src/tools/build',
+                           release + '/src', release + '/dist'],
+                     both=True, check=False):
+            fail('tools/build failed; see %s' % log)
+        wheels = glob.glob(release + '/dist/*.whl')
+        want = 'pending_tempest_plugin-%s-py3-none-any.whl' % (
+            THROWAWAY_VERSION)
+        if [os.path.basename(w) for w in wheels] != [want]:
+            fail('tools/build made %s, not %s' % (
+                ', '.join(os.path.basename(w) for w in wheels) or 'no wheel',
+                want))
+        return wheels[0]
+
+    def tester(self):
+        """The user the playbook becomes: TESTER as root, else none."""
+        if os.geteuid() != 0:
+            return None
+        try:
+            pwd.getpwnam(TESTER)
+        except KeyError:
+            sh.run(['useradd', '--create-home', '--shell', '/bin/bash',
+                    TESTER])
+        return TESTER
+
+    def playbook(self, wheel):
+        """The passing subset through playbooks/conformance.yaml."""
+        base = self.base
+        user = self.tester()
+        fetched = base + '/fetched'
+        sh.echo('-- the passing subset through ansible-playbook '
+                'playbooks/conformance.yaml, as %s, from the wheel: exit 0, '
+                'every artifact fetched, the version reported'
+                % (user or 'this user'))
+        variables = {
+            'ansible_python_interpreter': '/usr/bin/python3',
+            'pending_conformance_cloud': 'aio-admin',
+            'pending_conformance_clouds_yaml': sh.path('clouds.yaml'),
+            'pending_conformance_claims': sh.path('claims.yaml'),
+            'pending_conformance_accounts': base + '/accounts-admin.yaml',
+            'pending_conformance_mode': 'explore',
+            'pending_conformance_regex': SUBSET,
+            'pending_conformance_package': wheel,
+            'pending_conformance_fetch_dir': fetched}
+        if user:
+            variables['pending_conformance_base'] = (
+                pwd.getpwnam(user).pw_dir + '/pending-conformance')
+        with open(base + '/playbook-vars.json', 'w') as f:
+            json.dump(variables, f)
+        argv = ['ansible-playbook', '-i', 'localhost,', '-c', 'local',
+                os.path.join(REPO, 'playbooks', 'conformance.yaml'),
+                '-e', '@' + base + '/playbook-vars.json']
+        if user:
+            argv += ['--become', '--become-user', user,
+                     '--become-method', 'su']
+        log = base + '/playbook.log'
+        rc = sh.run_to(log, argv, both=True, check=False)
+        if user:
+            sh.run(['rm', '-rf', variables['pending_conformance_base']])
+        if rc:
+            fail('ansible-playbook playbooks/conformance.yaml exited %d; '
+                 'see %s' % (rc, log))
+        need = 'pending-conformance %s ' % THROWAWAY_VERSION
+        if sh.grep_q(re.escape(need), log) != 0:
+            fail("the playbook's run does not print '%s' (--version); see %s"
+                 % (need.strip(), log))
+        out = fetched + '/localhost'
+        for name in ARTIFACTS:
+            if not non_empty(out + '/' + name):
+                fail('artifact %s not fetched (or empty) to %s' % (name, out))
+        sh.pending_aio('stage', 'runner-pass', out,
+                       base + '/accounts-admin.yaml', THROWAWAY_VERSION)
 
     def member(self):
         # The member-only run reaches the cloud as an operator without
@@ -217,6 +303,16 @@ class Runner(object):
         expect(1, base + '/lying.log', '^HS-15 +MUST +fail',
                'run', '--workspace', base + '/lying', '--mode', 'explore',
                '--regex', SUBSET, '--output', base + '/lying/out')
+        sh.echo('-- its results.html in a real browser (headless Chromium): '
+                'the failure with its message, the outcome filters')
+        out = base + '/lying/out'
+        log = base + '/browser.log'
+        if sh.run_to(log, [sys.executable, '-m', 'pending_aio',
+                           'browser-check', out + '/results.html',
+                           out + '/report.json', out + '/results.png'],
+                     both=True, check=False, env={'PYTHONPATH': REPO}):
+            fail('the report page in Chromium: see %s' % log)
+        sh.write_lines(sh.read_lines(log)[-1:])
 
         sh.echo('-- a setUpClass error fails every requirement of its class')
         # Half of a command pair is a configuration error of the test class.

@@ -22,10 +22,10 @@
     the resource name prefix of a pending-conformance workspace;
 ``appcred-secret CLOUDS_YAML``
     the application credential secret of ``member-appcred-tls``;
-``runner-pass OUT ACCOUNTS_YAML``
+``runner-pass OUT ACCOUNTS_YAML VERSION``
     the passing subset's artifacts (runner_stage.py): the report's
-    header and rows, the JUnit XML, pre-provisioned credentials, and no
-    account password in any artifact;
+    header (the plugin's version VERSION) and rows, the JUnit XML,
+    pre-provisioned credentials, and no account password in any artifact;
 ``runner-member REPORT_JSON``
     the member-only run: HS-16 passes, HS-01 needs admin, no admin row
     passes;
@@ -86,7 +86,7 @@ def appcred_secret(clouds_yaml):
         'application_credential_secret'])
 
 
-def runner_pass(out, accounts_yaml):
+def runner_pass(out, accounts_yaml, version):
     ET.parse(os.path.join(out, 'results.xml'))
     report = _load_json(os.path.join(out, 'report.json'))
     header = report['header']
@@ -94,6 +94,8 @@ def runner_pass(out, accounts_yaml):
                 'cloud_id', 'region', 'compute_microversions', 'claims',
                 'started', 'ended'):
         need(header.get(key), 'header lacks %s' % key)
+    need(header['plugin_version'] == version, 'the plugin version in the '
+         'header is %s, not %s' % (header['plugin_version'], version))
     rows = {r['id']: r for r in report['requirements']}
     need(rows['HS-01']['outcome'] == 'pass', rows['HS-01'])
     # The claims name the admin_or_owner profile's endpoint
@@ -109,8 +111,8 @@ def runner_pass(out, accounts_yaml):
     need(secrets, 'no generated account password to look for')
     holding = checks.files_holding(out, secrets)
     need(not holding, 'a password is in %s' % ', '.join(holding))
-    print('ok: report header, rows, JUnit XML, no account password in any '
-          'artifact')
+    print('ok: report header (plugin %s), rows, JUnit XML, no account '
+          'password in any artifact' % version)
 
 
 def runner_member(report_json):
@@ -136,7 +138,7 @@ ACTIONS = {
     'leg': (leg, 1),
     'prefix': (prefix, 1),
     'appcred-secret': (appcred_secret, 1),
-    'runner-pass': (runner_pass, 2),
+    'runner-pass': (runner_pass, 3),
     'runner-member': (runner_member, 1),
     'apt-packages-with-missing': (apt_packages_with_missing, 1),
 }

@@ -489,10 +489,10 @@ def leg(cloud, tree):
     unnamed = [h for h in hosts if '%s (version' % h not in words]
     if (status_result(out, PENDING_CHECK) != 'Warning' or not hosts
             or unnamed or 'use_pending_state is enabled' not in words):
+        named = ', '.join(hosts) or 'no record'
         raise UpgradeError('nova-status upgrade check with a stock nova-api '
                            '(%s): expected a warning naming each (exit 1), '
-                           'got exit %d:\n%s' % (', '.join(hosts) or
-                                                 'no record', code, out))
+                           'got exit %d:\n%s' % (named, code, out))
     say('nova-status upgrade check with a stock nova-api: warning naming '
         '%s' % ', '.join(hosts))
 

@@ -21,6 +21,7 @@ known secret value from every text file of the output folder.
 
 import html
 import os
+import re
 from xml.etree import ElementTree
 
 from pending_tempest_plugin.conformance import verdict as verdict_mod
@@ -66,14 +67,17 @@ h1 { font-size: 1.4em; } table { border-collapse: collapse; margin: 1em 0; }
 td, th { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left;
          vertical-align: top; font-size: 0.9em; }
 .verdict { font-size: 1.2em; font-weight: bold; padding: 0.5em; }
-.PASS, .pass { background: #d7f5d7; } .FAIL, .fail { background: #f8d0d0; }
+.PASS, .pass, .success { background: #d7f5d7; }
+.FAIL, .fail { background: #f8d0d0; }
 .skip, .not-run, .needs-admin, .needs-disruption { background: #fdf0c8; }
+.filters label { margin-right: 0.8em; }
 '''
 
 
-def _table(rows, header):
-    out = ['<table><tr>%s</tr>' % ''.join(
-        '<th>%s</th>' % html.escape(h) for h in header)]
+def _table(rows, header, table_id=None):
+    out = ['<table%s><tr>%s</tr>' % (
+        ' id="%s"' % table_id if table_id else '', ''.join(
+            '<th>%s</th>' % html.escape(h) for h in header))]
     for cls, cells in rows:
         out.append('<tr class="%s">%s</tr>' % (html.escape(cls), ''.join(
             '<td>%s</td>' % html.escape(str(c)) for c in cells)))
@@ -81,12 +85,52 @@ def _table(rows, header):
     return '\n'.join(out)
 
 
+def _css_class(outcome):
+    """An outcome as a class name: "not run" is ``not-run``."""
+    return re.sub(r'[^a-z0-9]+', '-', str(outcome).lower()).strip('-')
+
+
+def _filters(name, classes, tables):
+    """Radio buttons that show only the rows of one outcome (CSS only).
+
+    The buttons come before ``tables`` (HTML strings) in one block, so
+    that ``#ID:checked ~ table`` selects them: the page keeps no script.
+    """
+    buttons = [('%s-all' % name, 'all', None)] + [
+        ('%s-%s' % (name, c), c.replace('-', ' '), c) for c in classes]
+    style = ''.join(
+        '#%s:checked ~ table tr.row:not(.%s) { display: none; }\n'
+        % (ident, cls) for ident, _, cls in buttons if cls)
+    inputs = ''.join(
+        '<input type="radio" name="%s" id="%s"%s>'
+        '<label for="%s">%s</label> ' % (
+            name, ident, ' checked' if cls is None else '', ident,
+            html.escape(label))
+        for ident, label, cls in buttons)
+    return ('<style>%s</style><div class="filters">Show: %s\n%s</div>'
+            % (style, inputs, '\n'.join(tables)))
+
+
 def html_page(report, records):
-    """One self-contained HTML page of the report (no script, no fetch)."""
+    """One self-contained HTML page of the report (no script, no fetch).
+
+    The requirements and the tests can be filtered by outcome (radio
+    buttons and CSS); a requirement's detail holds its failure messages and
+    the request ids of its failed tests.
+    """
     header = report.get('header', {})
     verdict = report['verdict']
     state = 'PASS' if verdict['passed'] else 'FAIL'
     totals = report['totals']
+    requirements = [(
+        'row ' + _css_class(r['outcome']), (
+            r['id'], r['level'], r['outcome'],
+            '; '.join((r.get('messages') or []) + [r['detail']]
+                      + list(r.get('request_ids') or [])).strip('; ')))
+        for r in report['requirements']]
+    tests = [('row ' + _css_class(rec.status), (
+        rec.id, rec.status, '%.1f s' % rec.seconds, rec.message))
+        for rec in records]
     parts = ['<!DOCTYPE html><html><head><meta charset="utf-8">',
              '<title>Conformance %s</title>' % state,
              '<style>%s</style></head><body>' % _STYLE,
@@ -106,17 +150,15 @@ def html_page(report, records):
              _table([('', (k, v)) for k, v in sorted(
                  (header.get('claims') or {}).items())], ('claim', 'value')),
              '<h2>Requirements</h2>',
-             _table([(r['outcome'].replace(' ', '-'), (
-                 r['id'], r['level'], r['outcome'],
-                 '; '.join((r.get('messages') or []) + [r['detail']]
-                           + list(r.get('request_ids') or [])).strip('; ')))
-                 for r in report['requirements']],
-                 ('id', 'level', 'outcome', 'detail')),
+             _filters('requirements', sorted(
+                 {cls.split()[1] for cls, _ in requirements}), [_table(
+                     requirements, ('id', 'level', 'outcome', 'detail'),
+                     'requirements')]),
              '<h2>Tests</h2>',
-             _table([(rec.status, (rec.id, rec.status,
-                                   '%.1f s' % rec.seconds, rec.message))
-                     for rec in records],
-                    ('test', 'status', 'time', 'message')),
+             _filters('tests', sorted(
+                 {cls.split()[1] for cls, _ in tests}), [_table(
+                     tests, ('test', 'status', 'time', 'message'),
+                     'tests')]),
              '</body></html>']
     return '\n'.join(parts)
 

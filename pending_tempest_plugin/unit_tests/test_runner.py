@@ -519,6 +519,23 @@ class TestArtifacts(fakes.FileTestCase):
         self.assertIn('&lt;bad &amp; wrong&gt;', page)
         self.assertNotIn('<bad', page)
 
+    def test_html_filters_rows_by_outcome_without_script(self):
+        records, result = self.result()
+        page = artifacts.html_page(result, records)
+        self.assertNotIn('<script', page)
+        # One button per outcome present, "all" checked, and a CSS rule
+        # hiding the other rows of its table.
+        self.assertIn('id="requirements-all" checked', page)
+        self.assertIn('<label for="requirements-fail">fail</label>', page)
+        self.assertIn('<label for="requirements-not-applicable">'
+                      'not applicable</label>', page)
+        self.assertIn('#requirements-fail:checked ~ table tr.row:not(.fail) '
+                      '{ display: none; }', page)
+        self.assertIn('<label for="tests-skip">skip</label>', page)
+        self.assertNotIn('for="tests-success"', page)
+        self.assertIn('<tr class="row fail"><td>HS-01</td>', page)
+        self.assertIn(test_report.REQ_ID, page)
+
     def test_scrub_removes_secrets_from_every_file(self):
         self.write('a.log', 'admin password s3cret!! here')
         os.mkdir(os.path.join(self.tmp, 'sub'))
