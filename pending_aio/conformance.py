@@ -298,13 +298,19 @@ def leg_name(claims=None):
                                  claims or sh.path('claims.yaml'))
 
 
-def up(variables, log, check=True):
+def up(variables, log, check=True, shown=False):
     """The cloud as a leg needs it (``up`` with AIO_EXTRA_VARS).
 
-    Its exit status; with ``check``, a failure ends the stage.
+    Its exit status; with ``check``, a failure ends the stage.  With
+    ``shown``, its progress lines (a task a line, with the elapsed time)
+    are printed as they come, besides the log.
     """
-    rc = sh.run_to(log, [sh.aio_cmd(), 'up'], both=True, check=False,
-                   env={'AIO_EXTRA_VARS': variables})
+    argv = [sh.aio_cmd(), 'up']
+    env = {'AIO_EXTRA_VARS': variables}
+    if shown:
+        rc = sh.tee(log, argv, env=env, stderr=subprocess.STDOUT)
+    else:
+        rc = sh.run_to(log, argv, both=True, check=False, env=env)
     if rc:
         message = ('`up` with %s failed (exit %d); see %s'
                    % (variables or 'the default configuration', rc, log))
@@ -387,7 +393,7 @@ def verdict_up():
         return round(time.time() - t0, 1)
     sh.echo('conformance: `up`: %s' % why)
     log = sh.path('logs', 'up-conformance.log')
-    rc = up('', log, check=False)
+    rc = up('', log, check=False, shown=True)
     if rc:
         sh.fail('conformance', '`up` failed (exit %d), see %s' % (rc, log),
                 2)

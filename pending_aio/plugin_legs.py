@@ -439,6 +439,9 @@ def leg_stock():
         sh.aio('down', '--purge', stdout=subprocess.DEVNULL)
     sh.run_to(sh.path('logs', 'up-stock.log'), [sh.aio_cmd(), 'up'],
               env={'AIO_EXTRA_VARS': 'aio_nova_source=pypi'})
+    # In the functional stage, a cold `up` (a new cloud): a person watching
+    # it sees a line at least every 30 s, each with the elapsed time.
+    sh.pending_aio('stage', 'progress-log', sh.path('logs', 'up-stock.log'))
     if sh.grep_q(r'^(pending_state|cell0_rebuild)_microversion',
                  tempest_conf()) == 0:
         sh.fail('functional', "stock nova's tempest.conf declares a feature "

@@ -29,6 +29,10 @@
 ``runner-member REPORT_JSON``
     the member-only run: HS-16 passes, HS-01 needs admin, no admin row
     passes;
+``progress-log LOG``
+    the output of an ``up`` (playbooks/callback_plugins/aio_progress.py):
+    every line starts with the elapsed time, which never jumps by more
+    than 30 seconds from one line to the next;
 ``apt-packages-with-missing DEFAULTS``
     the ``-e`` JSON of aio_apt_packages (the aio_packages role's defaults
     file) plus a package no archive has
@@ -39,6 +43,7 @@ A failed check prints ``functional-runner: ...`` and exits 1.
 
 import json
 import os
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -115,6 +120,29 @@ def runner_pass(out, accounts_yaml, version):
           'password in any artifact' % version)
 
 
+PROGRESS_LINE = re.compile(r'^\[ *(\d+):(\d\d)\] ')
+# The longest silence a person watching `up` sees (issue 40).
+PROGRESS_GAP = 30
+
+
+def progress_log(log):
+    with open(log, errors='replace') as f:
+        lines = [line.rstrip('\n') for line in f if line.strip()]
+    need(lines, '%s is empty' % log)
+    last = 0
+    for number, line in enumerate(lines, 1):
+        found = PROGRESS_LINE.match(line)
+        need(found, '%s:%d shows no elapsed time: %s' % (log, number, line))
+        now = int(found.group(1)) * 60 + int(found.group(2))
+        need(now - last <= PROGRESS_GAP, '%s:%d comes %d s after the line '
+             'before it (at most %d): %s' % (log, number, now - last,
+                                             PROGRESS_GAP, line))
+        last = now
+    print('ok: %s: %d lines, each with the elapsed time, none more than '
+          '%d s after the one before (%d:%02d in all)'
+          % (log, len(lines), PROGRESS_GAP, last // 60, last % 60))
+
+
 def runner_member(report_json):
     report = _load_json(report_json)
     rows = {r['id']: r for r in report['requirements']}
@@ -140,6 +168,7 @@ ACTIONS = {
     'appcred-secret': (appcred_secret, 1),
     'runner-pass': (runner_pass, 3),
     'runner-member': (runner_member, 1),
+    'progress-log': (progress_log, 1),
     'apt-packages-with-missing': (apt_packages_with_missing, 1),
 }
 

@@ -590,7 +590,7 @@ class TestOtherStages(StageTestCase):
                 return 0
         self.useFixture(fixtures.MockPatchObject(sh, 'start', Proc))
         self.useFixture(fixtures.MockPatchObject(
-            conformance, 'up', lambda variables, log, check: up))
+            conformance, 'up', lambda variables, log, check, shown=False: up))
         self.useFixture(fixtures.MockPatchObject(
             conformance, 'up_inputs', lambda: None))
         self.useFixture(fixtures.MockPatchObject(
@@ -653,7 +653,8 @@ class TestOtherStages(StageTestCase):
         ups, status = [], [0]
         os.makedirs(self.tmp + '/state')
         self.useFixture(fixtures.MockPatchObject(
-            conformance, 'up', lambda variables, log, check: ups.append(
+            conformance, 'up',
+            lambda variables, log, check, shown=False: ups.append(
                 variables) or 0))
         self.useFixture(fixtures.MockPatchObject(
             sh, 'run', lambda argv, check, **kw: status[0]))
@@ -796,3 +797,20 @@ class TestOtherStages(StageTestCase):
             names = set(module.__dict__)
             self.assertFalse(names & {'yaml', 'openstack'}, module)
         self.assertIn('pending_tempest_plugin.common.polling', sys.modules)
+
+    def test_progress_log_every_line_timed_no_long_gap(self):
+        from pending_aio import stages
+        good = self.write('good.log', '[  0:00] PLAY p\n\n[  0:29] TASK a\n'
+                          '[  0:59] ... still: TASK a (30 s)\n'
+                          '[  1:05] RECAP localhost: ok=1 changed=0 '
+                          'unreachable=0 failed=0\n')
+        stages.progress_log(good)
+        self.assertIn('4 lines', self.printed())
+        untimed = self.write('untimed.log', '[  0:00] TASK a\nfatal: x\n')
+        exc = self.assertRaises(SystemExit, stages.progress_log, untimed)
+        self.assertIn('untimed.log:2 shows no elapsed time: fatal: x',
+                      str(exc.code))
+        gap = self.write('gap.log', '[  0:00] TASK a\n[  0:31] TASK b\n')
+        exc = self.assertRaises(SystemExit, stages.progress_log, gap)
+        self.assertIn('gap.log:2 comes 31 s after the line before it',
+                      str(exc.code))
