@@ -163,6 +163,31 @@ function pending_configure_nova {
     if [[ "$NOVA_USE_PENDING_STATE" == "True" || "$NOVA_REFERENCE_SERIES" == "True" ]]; then
         iniset $NOVA_CONF DEFAULT use_pending_state "$NOVA_USE_PENDING_STATE"
     fi
+    if [[ "$PENDING_CONFORMANCE_NOTIFICATIONS" == "True" ]]; then
+        pending_configure_notifications
+    fi
+}
+
+# Versioned notifications with the state changes, from the services that
+# bury (the conductors: nova.conf) and build (the computes: nova-cpu.conf).
+function pending_configure_notifications {
+    local conf
+    for conf in "$NOVA_CONF" "${NOVA_CPU_CONF:-}"; do
+        [[ -n "$conf" && -f "$conf" ]] || continue
+        iniset "$conf" oslo_messaging_notifications driver messagingv2
+        iniset "$conf" notifications notification_format both
+        iniset "$conf" notifications notify_on_state_change vm_and_task_state
+    done
+}
+
+# devstack's notification transport URL (lib/rpc_backend), the one nova's
+# [oslo_messaging_notifications] transport_url is set to.
+function pending_notification_url {
+    if declare -f get_notification_url >/dev/null; then
+        get_notification_url
+    else
+        get_transport_url
+    fi
 }
 
 function pending_configure_policy {
@@ -227,6 +252,12 @@ function pending_configure_tempest {
         timeout=$((down_time * 5))
     fi
     pending_tempest_claim service_state_timeout "$timeout"
+
+    if [[ "$PENDING_CONFORMANCE_NOTIFICATIONS" == "True" ]]; then
+        pending_tempest_claim notification_transport_url "$(pending_notification_url)"
+    else
+        pending_tempest_claim notification_transport_url ""
+    fi
 
     pending_configure_tempest_microversion
 }

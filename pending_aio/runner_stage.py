@@ -132,6 +132,7 @@ class Runner(object):
         self.fixture('accounts', 'create')
         self.trap.set(self.remove_accounts)
         self.playbook(self.release_wheel())
+        self.devstack_run()
         sh.echo('-- init from clouds.yaml, claims.yaml and pre-provisioned '
                 'accounts')
         pc('init', '--os-cloud', 'aio-admin', '--workspace', ws,
@@ -221,6 +222,63 @@ class Runner(object):
                 fail('artifact %s not fetched (or empty) to %s' % (name, out))
         sh.pending_aio('stage', 'runner-pass', out,
                        base + '/accounts-admin.yaml', THROWAWAY_VERSION)
+
+    def devstack_run(self):
+        """The devstack jobs' run playbook on a devstack-like layout.
+
+        playbooks/zuul/devstack-conformance.yaml as a devstack job runs it:
+        Tempest's directory with devstack's tempest.conf (here the
+        embedded cloud's, its claims in [nova_conformance]) and the plugin
+        in .tox/tempest; the artifacts must land in the job's output folder.
+        """
+        base = self.base + '/devstack'
+        tempest = base + '/opt/tempest'
+        home = base + '/home'
+        sh.echo('-- the devstack jobs\' run (playbooks/zuul/'
+                'devstack-conformance.yaml) on a devstack-like layout: '
+                'init --from-tempest-conf, the artifacts in the job\'s '
+                'output folder')
+        os.makedirs(tempest + '/etc', exist_ok=True)
+        os.makedirs(tempest + '/.tox/tempest/bin', exist_ok=True)
+        os.makedirs(home, exist_ok=True)
+        sh.run(['cp', sh.path('tempest', 'etc', 'tempest.conf'),
+                tempest + '/etc/tempest.conf'])
+        os.symlink(sh.path('venvs', 'tools', 'bin', 'pending-conformance'),
+                   tempest + '/.tox/tempest/bin/pending-conformance')
+        with open(base + '/inventory.yaml', 'w') as f:
+            f.write('tempest:\n  hosts:\n    localhost:\n'
+                    '      ansible_connection: local\n')
+        with open(base + '/vars.json', 'w') as f:
+            json.dump({'devstack_base_dir': base + '/opt',
+                       'ansible_user_dir': home,
+                       'ansible_python_interpreter': '/usr/bin/python3',
+                       'tempest_test_regex': SUBSET,
+                       'tempest_concurrency': 2}, f)
+        log = base + '/playbook.log'
+        if sh.run_to(log, ['ansible-playbook', '-i', base + '/inventory.yaml',
+                           os.path.join(REPO, 'playbooks', 'zuul',
+                                        'devstack-conformance.yaml'),
+                           '-e', '@' + base + '/vars.json'],
+                     both=True, check=False):
+            fail('playbooks/zuul/devstack-conformance.yaml failed; see %s'
+                 % log)
+        out = home + '/zuul-output/logs/conformance'
+        for name in ARTIFACTS:
+            if not non_empty(out + '/' + name):
+                fail("artifact %s not in the job's output folder %s"
+                     % (name, out))
+        with open(out + '/report.json') as f:
+            header = json.load(f)['header']
+        for key in ('cloud_id', 'plugin_version', 'tempest_version',
+                    'catalogue_sha256', 'claims'):
+            if not header.get(key):
+                fail("the devstack run's report header lacks %s" % key)
+        if header.get('leaks'):
+            fail("the devstack run left resources behind: %s"
+                 % header['leaks'])
+        sh.echo("ok: the devstack run's artifacts in %s (%s), header with "
+                'cloud, versions and claims, no leak'
+                % (out, ', '.join(ARTIFACTS)))
 
     def member(self):
         # The member-only run reaches the cloud as an operator without

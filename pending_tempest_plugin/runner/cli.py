@@ -67,6 +67,60 @@ def _connect(cloud):
     return conn
 
 
+def _connect_conf(conf, where):
+    """A connection as tempest.conf's admin (``[auth] admin_*``).
+
+    For a workspace made ``--from-tempest-conf`` (devstack's, os_tempest's):
+    the identity endpoint, region and CA of ``[identity]``.  UsageError
+    names what is missing or why the cloud refused.
+    """
+    import openstack
+
+    def get(section, key, default=''):
+        if conf.has_option(section, key):
+            return conf.get(section, key).strip()
+        return default
+
+    missing = ['[%s] %s' % pair for pair in (
+        ('identity', 'uri_v3'), ('auth', 'admin_username'),
+        ('auth', 'admin_password'), ('auth', 'admin_project_name'))
+        if not get(*pair)]
+    if missing:
+        raise UsageError('%s lacks %s: pending-conformance needs the '
+                         "cloud's admin (for discovery, the leak check and "
+                         "Tempest's dynamic credentials)"
+                         % (where, ', '.join(missing)))
+    domain = get('auth', 'admin_domain_name', 'Default')
+    verify = get('identity', 'disable_ssl_certificate_validation',
+                 'false').lower() not in ('true', '1', 'yes', 'on')
+    cacert = get('identity', 'ca_certificates_file') or None
+    try:
+        conn = openstack.connect(
+            load_yaml_config=False, load_envvars=False,
+            auth_url=get('identity', 'uri_v3'),
+            username=get('auth', 'admin_username'),
+            password=get('auth', 'admin_password'),
+            project_name=get('auth', 'admin_project_name'),
+            user_domain_name=domain,
+            project_domain_name=get('auth', 'admin_project_domain_name',
+                                    domain),
+            region_name=get('identity', 'region') or None,
+            cacert=cacert, verify=verify if verify else False)
+        conn.authorize()
+    except Exception as e:   # keystoneauth: unreachable, 401, bad CA...
+        raise UsageError('cannot authenticate as the admin of %s: %s'
+                         % (where, e))
+    return conn
+
+
+def _connect_state(state, root):
+    """A connection as the workspace was made: clouds.yaml or tempest.conf."""
+    if state.get('cloud'):
+        return _connect(state['cloud'])
+    path = os.path.join(root, 'etc', 'tempest.conf')
+    return _connect_conf(ws.read_conf(path), path)
+
+
 def _account_connections(conn, accounts):
     """A connection as each account of the accounts file."""
     import openstack
@@ -174,8 +228,42 @@ def _create(conn, prefix):
     return created
 
 
+def _from_tempest_conf(path, args):
+    """(source, claims) of ``init --from-tempest-conf PATH``.
+
+    The claims are the claims file's, or else the file's own
+    ``[nova_conformance]`` (what devstack's plugin writes).
+    """
+    try:
+        source = ws.read_conf(path)
+    except ws.WorkspaceError as e:
+        raise UsageError(str(e))
+    if args.claims:
+        return source, claims_mod.load(args.claims)
+    items = (source.items('nova_conformance')
+             if source.has_section('nova_conformance') else [])
+    try:
+        return source, claims_mod.from_conf(items, path)
+    except ValueError as e:
+        raise UsageError(str(e))
+
+
 def cmd_init(args):
-    claims = claims_mod.load(args.claims)
+    if bool(args.os_cloud) == bool(args.from_tempest_conf):
+        raise UsageError('init needs --os-cloud (a cloud of clouds.yaml) or '
+                         '--from-tempest-conf (an existing tempest.conf), '
+                         'not both')
+    source = None
+    if args.from_tempest_conf:
+        source, claims = _from_tempest_conf(args.from_tempest_conf, args)
+        if args.accounts or args.create:
+            raise UsageError('--from-tempest-conf takes the credentials of '
+                             'the tempest.conf: no --accounts, no --create')
+    else:
+        claims = claims_mod.load(args.claims)
+    if args.overrides and source is not None:
+        raise UsageError('--from-tempest-conf: put the overrides in the '
+                         'tempest.conf itself')
     if args.overrides:   # a bad file stops init before the cloud is touched
         try:
             ws.apply_overrides(ws.empty_conf(), args.overrides)
@@ -187,7 +275,16 @@ def cmd_init(args):
             raise UsageError('--accounts %s: %s (doc: running, '
                              '"Pre-provisioned credentials")'
                              % (args.accounts, '; '.join(problems)))
-    conn = _connect(args.os_cloud)
+    where = args.os_cloud or args.from_tempest_conf
+    if source is not None:
+        conn = _connect_conf(source, args.from_tempest_conf)
+        # The tempest.conf's image and flavor, as its Tempest uses them.
+        args.image = args.image or ws.conf_get(source, 'compute',
+                                               'image_ref') or None
+        args.flavor = args.flavor or ws.conf_get(source, 'compute',
+                                                 'flavor_ref') or None
+    else:
+        conn = _connect(args.os_cloud)
     # A workspace keeps its prefix when init runs again (the embedded cloud
     # re-runs it at each claims change): what an earlier run of it left
     # behind, a trigger trait nova re-created for instance, is still its own
@@ -202,7 +299,7 @@ def cmd_init(args):
         if args.create:
             if not discovery.is_admin(conn):
                 raise UsageError('--create needs admin on cloud %r'
-                                 % args.os_cloud)
+                                 % where)
             created = _create(conn, prefix)
             found = discovery.discover(
                 conn, image=created[0]['id'], flavor=created[1]['id'],
@@ -215,13 +312,17 @@ def cmd_init(args):
                 profile_services=claims['host_status_profile_services'],
                 quota_services=claims['quota_counting_services'])
     except discovery.DiscoveryError as e:
-        raise UsageError('cloud %r: %s' % (args.os_cloud, e))
+        raise UsageError('cloud %r: %s' % (where, e))
     finally:
         if created and found is None:
             _remove(conn, created)
     cloud_conf = conn.config.config
     admin_auth = None
-    if not args.accounts:
+    if source is not None:
+        if not found['admin']:
+            raise UsageError('the admin of %s has no admin role'
+                             % args.from_tempest_conf)
+    elif not args.accounts:
         if not found['admin']:
             raise UsageError(
                 'the user of cloud %r has no admin role, so Tempest cannot '
@@ -246,10 +347,15 @@ def cmd_init(args):
         with os.fdopen(fd, 'w') as f:
             yaml.safe_dump(ws.ordered_accounts(
                 ws.read_accounts(args.accounts)), f)
-    conf = ws.tempest_conf(
-        root, found, claims, prefix, admin_auth=admin_auth,
-        accounts=accounts, cacert=cloud_conf.get('cacert'),
-        verify=cloud_conf.get('verify', True) is not False)
+    if source is not None:
+        # The cloud's own tempest.conf, with the runner's options and the
+        # claims over it (ws.from_source).
+        conf = ws.from_source(source, root, claims, prefix)
+    else:
+        conf = ws.tempest_conf(
+            root, found, claims, prefix, admin_auth=admin_auth,
+            accounts=accounts, cacert=cloud_conf.get('cacert'),
+            verify=cloud_conf.get('verify', True) is not False)
     if args.overrides:
         try:
             ws.apply_overrides(conf, args.overrides)
@@ -258,12 +364,16 @@ def cmd_init(args):
     path = os.path.join(root, 'etc', 'tempest.conf')
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, 'w') as f:
-        f.write('# Written by pending-conformance init for cloud %s at %s.'
-                '\n' % (args.os_cloud, _now()))
+        f.write('# Written by pending-conformance init for %s at %s.\n'
+                % ('cloud %s' % args.os_cloud if args.os_cloud else
+                   'the cloud of %s' % os.path.abspath(
+                       args.from_tempest_conf), _now()))
         f.write(ws.render(conf))
     os.chmod(path, 0o600)   # tempest init wrote it world-readable
     # The state file keeps the claims for people to read: never a secret.
     state = {'cloud': args.os_cloud, 'prefix': prefix,
+             'from_tempest_conf': (os.path.abspath(args.from_tempest_conf)
+                                   if source is not None else None),
              'claims': ws.redact_claims(claims),
              'found': found, 'created': created,
              'accounts': accounts, 'initialised': _now()}
@@ -271,7 +381,7 @@ def cmd_init(args):
     low, high = found['microversions']['compute']
     print('pending-conformance: workspace %s for cloud %s (%s): compute '
           '%s-%s, services %s, image %s, flavors %s, prefix %s%s'
-          % (root, args.os_cloud, found['cloud_id'], low, high,
+          % (root, where, found['cloud_id'], low, high,
              ','.join(found['services']), found['images'][0],
              ','.join(found['flavors']), prefix,
              ', created %d resource(s) (remove with cleanup)' % len(created)
@@ -352,7 +462,7 @@ def cmd_run(args):
     found = state['found']
     leaks = []
     try:
-        conn = _connect(state['cloud'])
+        conn = _connect_state(state, root)
         leaks = leaks_mod.find(conn, state['prefix'], found['admin'],
                                found['services'])
         if not found['admin']:
@@ -451,7 +561,7 @@ def cmd_cleanup(args):
     if not created:
         print('pending-conformance: init created nothing in %s' % root)
         return 0
-    left = _remove(_connect(state['cloud']), created)
+    left = _remove(_connect_state(state, root), created)
     if left:
         print('pending-conformance: could not remove: %s' % '; '.join(left),
               file=sys.stderr)
@@ -473,9 +583,17 @@ def parser():
                         "and Tempest's, then exit")
     sub = p.add_subparsers(dest='command', required=True)
     init = sub.add_parser('init', help='write a Tempest workspace for a '
-                                       'cloud of clouds.yaml')
-    init.add_argument('--os-cloud', required=True,
+                                       'cloud of clouds.yaml, or from an '
+                                       'existing tempest.conf')
+    init.add_argument('--os-cloud',
                       help='the cloud entry of clouds.yaml')
+    init.add_argument('--from-tempest-conf', metavar='FILE',
+                      help="start from an existing tempest.conf "
+                           "(devstack's, os_tempest's) instead of "
+                           "clouds.yaml: its admin credentials, endpoints "
+                           "and options, with the runner's own options "
+                           "and the claims over them (--claims, or else "
+                           "its [nova_conformance])")
     init.add_argument('--workspace', required=True)
     init.add_argument('--claims', help='YAML: what the cloud implements '
                                        '([nova_conformance] keys)')

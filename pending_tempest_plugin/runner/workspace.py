@@ -331,6 +331,63 @@ def tempest_conf(workspace, found, claims, prefix, admin_auth=None,
     return conf
 
 
+def read_conf(path):
+    """A tempest.conf as a ConfigParser (option case kept), or an error."""
+    conf = configparser.RawConfigParser(strict=False)
+    conf.optionxform = str
+    try:
+        with open(path) as f:
+            conf.read_file(f)
+    except OSError as e:
+        raise WorkspaceError('cannot read the tempest.conf %s: %s'
+                             % (path, e))
+    except configparser.Error as e:
+        raise WorkspaceError('%s is not a tempest.conf: %s' % (path, e))
+    return conf
+
+
+def conf_get(conf, section, key, default=''):
+    if conf.has_option(section, key):
+        return conf.get(section, key).strip()
+    return default
+
+
+def from_source(source, workspace, claims, prefix):
+    """An existing tempest.conf with the runner's options over it.
+
+    What the cloud's deployment tool wrote (devstack's, os_tempest's
+    tempest.conf: credentials, endpoints, features, timeouts) is kept;
+    the runner owns RUNNER_OPTIONS (the leak check finds what the run
+    created by its prefix; the artifacts take its log) and
+    ``[nova_conformance]``, written from the claims.
+    """
+    from pending_tempest_plugin.runner import claims as claims_mod
+
+    conf = empty_conf()
+    for key, value in source.defaults().items():
+        conf.set('DEFAULT', key, value)
+    for section in source.sections():
+        if section == 'nova_conformance':
+            continue
+        conf.add_section(section)
+        for key, value in source.items(section, raw=True):
+            if key not in source.defaults() or (
+                    source.get(section, key, raw=True)
+                    != source.defaults()[key]):
+                conf.set(section, key, value)
+    conf.set('DEFAULT', 'log_dir', os.path.join(workspace, 'logs'))
+    conf.set('DEFAULT', 'log_file', 'tempest.log')
+    conf.set('DEFAULT', 'use_stderr', 'false')
+    conf.set('DEFAULT', 'resource_name_prefix', prefix)
+    if not conf.has_section('oslo_concurrency'):
+        conf.add_section('oslo_concurrency')
+    conf.set('oslo_concurrency', 'lock_path', os.path.join(workspace, 'lock'))
+    conf.add_section('nova_conformance')
+    for key, value in claims_mod.nova_conformance_options(claims):
+        conf.set('nova_conformance', key, str(value))
+    return conf
+
+
 def apply_overrides(conf, path):
     """Merge a tempest.conf fragment over the discovered configuration.
 

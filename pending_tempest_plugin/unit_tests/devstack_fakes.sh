@@ -100,3 +100,9 @@ function git_clone {
     [[ -d "$2" ]] && return 0
     git clone --quiet --branch "$3" "$1" "$2"
 }
+
+# get_notification_url: devstack's (lib/rpc_backend) notification transport
+# URL of its RabbitMQ.
+function get_notification_url {
+    echo "rabbit://stackrabbit:${RABBIT_PASSWORD:-secret}@127.0.0.1:5672/"
+}

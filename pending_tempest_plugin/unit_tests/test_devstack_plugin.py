@@ -286,6 +286,24 @@ class DevstackPluginTest(base.BaseTestCase):
         self.stack(PENDING_CONFORMANCE_SERVICE_STATE_TIMEOUT='900')
         self.assertEqual(900, self.claims()[0]['service_state_timeout'])
 
+    def test_notification_bus(self):
+        self.stack(PENDING_CONFORMANCE_NOTIFICATIONS='True',
+                   RABBIT_PASSWORD='rabbit-pw')
+        nova = _read_ini(self.nova_conf)
+        self.assertEqual('messagingv2', nova.get(
+            'oslo_messaging_notifications', 'driver'))
+        self.assertEqual('both', nova.get('notifications',
+                                          'notification_format'))
+        self.assertEqual('vm_and_task_state', nova.get(
+            'notifications', 'notify_on_state_change'))
+        claims, _ = self.claims()
+        self.assertEqual('rabbit://stackrabbit:rabbit-pw@127.0.0.1:5672/',
+                         claims['notification_transport_url'])
+        # Off again: the suite is no longer given the bus.
+        self.stack(PENDING_CONFORMANCE_NOTIFICATIONS='False')
+        self.assertFalse(_read_ini(self.tempest_conf).has_option(
+            'nova_conformance', 'notification_transport_url'))
+
     def test_max_microversion(self):
         for pinned, expected in (('latest', 'latest'), ('2.100', '2.106'),
                                  ('2.110', '2.110')):

@@ -285,6 +285,77 @@ class TestWorkspace(fakes.FileTestCase):
                       err.getvalue())
         connect.assert_not_called()
 
+    DEVSTACK_CONF = (
+        '[DEFAULT]\nlog_dir = /opt/stack/logs\nresource_name_prefix = '
+        'tempest\n'
+        '[auth]\nadmin_username = admin\nadmin_password = s3cret-pw\n'
+        'admin_project_name = admin\nadmin_domain_name = Default\n'
+        '[identity]\nuri_v3 = http://10.0.0.5/identity/v3\n'
+        'region = RegionOne\n'
+        '[compute]\nimage_ref = img-1\nflavor_ref = 42\n'
+        'build_timeout = 196\n'
+        '[compute-feature-enabled]\nresize = True\n'
+        '[nova_conformance]\nhost_status_policy_profile = admin_or_owner\n'
+        'compute_command_timeout = 180\nno_such_option = 1\n')
+
+    def test_from_source_keeps_the_cloud_and_owns_prefix_and_claims(self):
+        source = workspace.read_conf(self.write('t.conf', self.DEVSTACK_CONF))
+        claims_ = claims.from_conf([('cell0_rebuild_microversion', '2.106')],
+                                   'x')
+        conf = workspace.from_source(source, '/ws', claims_, 'pcfabc')
+        # The deployment's values stay...
+        self.assertEqual('196', conf.get('compute', 'build_timeout'))
+        self.assertEqual('True', conf.get('compute-feature-enabled',
+                                          'resize'))
+        self.assertEqual('s3cret-pw', conf.get('auth', 'admin_password'))
+        compute = workspace.render(conf).split('[compute]')[1].split(
+            '\n[')[0]
+        self.assertNotIn('log_dir', compute,
+                         '[DEFAULT] copied into a section')
+        # ...but the runner's options and the claims are the runner's.
+        self.assertEqual('pcfabc', conf.get('DEFAULT',
+                                            'resource_name_prefix'))
+        self.assertEqual('/ws/logs', conf.get('DEFAULT', 'log_dir'))
+        self.assertEqual('/ws/lock', conf.get('oslo_concurrency',
+                                              'lock_path'))
+        self.assertEqual('2.106', conf.get('nova_conformance',
+                                           'cell0_rebuild_microversion'))
+        self.assertEqual('admin_only', conf.get(
+            'nova_conformance', 'host_status_policy_profile'))
+        self.assertFalse(conf.has_option('nova_conformance',
+                                         'no_such_option'))
+
+    def test_init_from_tempest_conf_claims_and_refusals(self):
+        path = self.write('t.conf', self.DEVSTACK_CONF)
+        args = cli.parser().parse_args(
+            ['init', '--from-tempest-conf', path, '--workspace', self.tmp])
+        _, claims_ = cli._from_tempest_conf(path, args)
+        # Without --claims: the file's own [nova_conformance].
+        self.assertEqual('admin_or_owner',
+                         claims_['host_status_policy_profile'])
+        self.assertEqual(180, claims_['compute_command_timeout'])
+        err = self.useFixture(fixtures.MonkeyPatch('sys.stderr',
+                                                   io.StringIO())).new_value
+        connect = self.useFixture(fixtures.MockPatchObject(
+            cli, '_connect')).mock
+        for argv, message in (
+                (['--os-cloud', 'x', '--from-tempest-conf', path],
+                 'not both'),
+                ([], 'init needs --os-cloud'),
+                (['--from-tempest-conf', path, '--create'],
+                 'no --accounts, no --create'),
+                (['--from-tempest-conf', self.write('bad.conf', 'x = 1\n')],
+                 'is not a tempest.conf')):
+            self.assertEqual(2, cli.main(
+                ['init', '--workspace', self.tmp] + argv))
+            self.assertIn(message, err.getvalue())
+        connect.assert_not_called()
+        conf = workspace.read_conf(self.write('n.conf', '[auth]\n'))
+        e = self.assertRaises(cli.UsageError, cli._connect_conf, conf,
+                              'n.conf')
+        self.assertIn('n.conf lacks [identity] uri_v3, [auth] '
+                      'admin_username', str(e))
+
     def test_accounts_replace_dynamic_credentials(self):
         conf = self.conf(accounts='/x/accounts.yaml')
         self.assertEqual('false', conf.get('auth', 'use_dynamic_credentials'))
