@@ -70,6 +70,18 @@ class Cell0RebuildBase(cell0_base.Cell0Test):
                           waiters.describe(body),
                           body.get('OS-EXT-SRV-ATTR:host')))
 
+    def server_group(self, policy):
+        """A server group of the owner's with ``policy`` (cleaned up)."""
+        groups = self.os_primary.server_groups_client
+        group = groups.create_server_group(
+            name=data_utils.rand_name(
+                name=self.__class__.__name__ + '-group',
+                prefix=CONF.resource_name_prefix),
+            policies=[policy])['server_group']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        groups.delete_server_group, group['id'])
+        return group
+
     def _deleted_records(self, server_id):
         """How many deleted records of the server admin can list."""
         with self.at('2.1'):
@@ -917,10 +929,9 @@ class Cell0RebuildCreateRequestTest(Cell0RebuildBase):
         self.assertEqual([], problems)
 
 
-class Cell0RebuildServerGroupTest(Cell0RebuildBase):
-    """The server group of the create request, through a cell0 rebuild.
+class Cell0RebuildGroupHintsBase(Cell0RebuildBase):
+    """Servers read with ``group_hints.servers_client_of``.
 
-    Its servers are read with ``group_hints.servers_client_of``:
     nova shows a member's ``scheduler_hints.group`` as a list from 2.100,
     which Tempest's schemas type as a string.
     """
@@ -933,6 +944,10 @@ class Cell0RebuildServerGroupTest(Cell0RebuildBase):
         cls.persona_servers['owner_member'] = cls.owner_servers
         cls.persona_servers['admin'] = cls.admin_servers
 
+
+class Cell0RebuildServerGroupTest(Cell0RebuildGroupHintsBase):
+    """The server group of the create request, through a cell0 rebuild."""
+
     @decorators.idempotent_id('4f8e2d6a-9b1c-4c3e-8a7d-5e2b0c9f1a64')
     @markers.requirements('RB-42')
     def test_rebuild_honours_anti_affinity(self):
@@ -944,14 +959,7 @@ class Cell0RebuildServerGroupTest(Cell0RebuildBase):
         server is buried again, no host.  Once the member is deleted,
         the same server is rebuilt on that host.
         """
-        groups = self.os_primary.server_groups_client
-        group = groups.create_server_group(
-            name=data_utils.rand_name(
-                name=self.__class__.__name__ + '-group',
-                prefix=CONF.resource_name_prefix),
-            policies=['anti-affinity'])['server_group']
-        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
-                        groups.delete_server_group, group['id'])
+        group = self.server_group('anti-affinity')
         hints = {'group': group['id']}
         trigger = self.novalidhost_trigger()
         server = self.bury(trigger, scheduler_hints=hints)
@@ -1006,19 +1014,11 @@ class Cell0RebuildSchedulerHintsTest(Cell0RebuildBase):
                          'the host with capacity')
 
 
-class Cell0RebuildOtherHostBase(Cell0RebuildBase):
+class Cell0RebuildOtherHostBase(Cell0RebuildGroupHintsBase):
     """Tests that need an admin's server on a host without capacity."""
 
     required_features = (features.cell0_rebuild, features.host_hint_filters,
                          features.two_computes)
-
-    @classmethod
-    def setup_clients(cls):
-        super().setup_clients()
-        cls.owner_servers = group_hints.servers_client_of(cls.os_primary)
-        cls.admin_servers = group_hints.servers_client_of(cls.os_admin)
-        cls.persona_servers['owner_member'] = cls.owner_servers
-        cls.persona_servers['admin'] = cls.admin_servers
 
     def server_on_other_host(self):
         """(server, host): an admin's server on a host without capacity.
@@ -1090,14 +1090,7 @@ class Cell0RebuildAffinityTest(Cell0RebuildOtherHostBase):
         host with capacity.
         """
         capacity_host = features.capacity_hosts()[0]
-        groups = self.os_primary.server_groups_client
-        group = groups.create_server_group(
-            name=data_utils.rand_name(
-                name=self.__class__.__name__ + '-group',
-                prefix=CONF.resource_name_prefix),
-            policies=['affinity'])['server_group']
-        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
-                        groups.delete_server_group, group['id'])
+        group = self.server_group('affinity')
         anchor, other_host = self.server_on_other_host()
         member = self.boot(CONF.compute.flavor_ref, scheduler_hints={
             'group': group['id'], 'same_host': [anchor['id']]})
