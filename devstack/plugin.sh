@@ -169,10 +169,12 @@ function pending_configure_nova {
 }
 
 # Versioned notifications with the state changes, from the services that
-# bury (the conductors: nova.conf) and build (the computes: nova-cpu.conf).
+# bury (the super conductor: nova.conf; the cell conductors:
+# nova_cellN.conf) and build (the computes: nova-cpu.conf).  devstack
+# copies nova.conf into the files it has not made yet, after this phase.
 function pending_configure_notifications {
     local conf
-    for conf in "$NOVA_CONF" "${NOVA_CPU_CONF:-}"; do
+    for conf in "$NOVA_CONF" "${NOVA_CPU_CONF:-}" "$NOVA_CONF_DIR"/nova_cell*.conf; do
         [[ -n "$conf" && -f "$conf" ]] || continue
         iniset "$conf" oslo_messaging_notifications driver messagingv2
         iniset "$conf" notifications notification_format both

@@ -97,8 +97,11 @@ def check_filter(browser, name, outcome):
     every = rows(browser, name)
     mine = [r for r in every if outcome in r.get_attribute('class').split()]
     others = [r for r in every if r not in mine]
-    browser.find_element(
-        By.CSS_SELECTOR, 'label[for="%s-%s"]' % (name, outcome)).click()
+    labels = browser.find_elements(
+        By.CSS_SELECTOR, 'label[for="%s-%s"]' % (name, outcome))
+    if not labels:
+        fail('the %s have no "%s" filter' % (name, outcome))
+    labels[0].click()
     shown = [r for r in every if r.is_displayed()]
     if shown != mine:
         fail('the "%s" filter of the %s shows %d row(s), expected its %d '
@@ -142,11 +145,14 @@ def check(page, report, screenshot):
             shown = displayed.get(req['id'])
             if shown is None:
                 fail('requirement %s is not shown' % req['id'])
+            # The browser's text collapses white space, as a person sees it.
+            shown = ' '.join(shown.split())
             for text in ((req.get('messages') or [])[:1]
                          + list(req.get('request_ids') or [])):
-                if text.strip()[:80] not in shown:
-                    fail('requirement %s does not show %r' % (
-                        req['id'], text[:80]))
+                text = ' '.join(text.split())[:80]
+                if text not in shown:
+                    fail('requirement %s does not show %r' % (req['id'],
+                                                              text))
         counts = [check_filter(browser, 'requirements', 'fail'),
                   check_filter(browser, 'tests', 'fail')]
         browser.execute_script('window.scrollTo(0, 0)')

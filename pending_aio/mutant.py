@@ -357,11 +357,25 @@ def verdict(name, results):
         return False, 'not failed: %s (%s)' % (
             ', '.join(t.split('.')[-1] for t in passed),
             ', '.join(mine[t][0] for t in passed))
+
     # pprint splits a long string of a list between two quoted parts.
-    text = re.sub(r'[\'"]\n\s*[\'"]', '',
-                  '\n'.join(t for _, t in mine.values()))
-    if mutant['message'] not in text:
-        return False, 'failed without saying %r' % mutant['message']
+    def said(text):
+        return re.sub(r'[\'"]\n\s*[\'"]', '', text)
+
+    message = mutant['message']
+    if isinstance(message, dict):
+        # Each test its own message: {a part of its name: the message}.
+        for test, (_, text) in sorted(mine.items()):
+            own = [m for part, m in message.items() if part in test]
+            if not own:
+                return False, 'no message for %s' % test.split('.')[-1]
+            if own[0] not in said(text):
+                return False, '%s failed without saying %r' % (
+                    test.split('.')[-1].split('[')[0], own[0])
+        return True, 'caught'
+    text = said('\n'.join(t for _, t in mine.values()))
+    if message not in text:
+        return False, 'failed without saying %r' % message
     return True, 'caught'
 
 

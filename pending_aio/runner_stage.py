@@ -207,11 +207,13 @@ class Runner(object):
                      '--become-method', 'su']
         log = base + '/playbook.log'
         rc = sh.run_to(log, argv, both=True, check=False)
-        if user:
-            sh.run(['rm', '-rf', variables['pending_conformance_base']])
         if rc:
             fail('ansible-playbook playbooks/conformance.yaml exited %d; '
-                 'see %s' % (rc, log))
+                 'see %s (and the run in %s)' % (
+                     rc, log, variables.get('pending_conformance_base')
+                     or 'the home of this user'))
+        if user:
+            sh.run(['rm', '-rf', variables['pending_conformance_base']])
         need = 'pending-conformance %s ' % THROWAWAY_VERSION
         if sh.grep_q(re.escape(need), log) != 0:
             fail("the playbook's run does not print '%s' (--version); see %s"
@@ -226,7 +228,8 @@ class Runner(object):
     def devstack_run(self):
         """The devstack jobs' run playbook on a devstack-like layout.
 
-        playbooks/zuul/devstack-conformance.yaml as a devstack job runs it:
+        playbooks/zuul/devstack-conformance-run.yaml, the part of the
+        devstack jobs' run after devstack, as a devstack job runs it:
         Tempest's directory with devstack's tempest.conf (here the
         embedded cloud's, its claims in [nova_conformance]) and the plugin
         in .tox/tempest; the artifacts must land in the job's output folder.
@@ -235,7 +238,7 @@ class Runner(object):
         tempest = base + '/opt/tempest'
         home = base + '/home'
         sh.echo('-- the devstack jobs\' run (playbooks/zuul/'
-                'devstack-conformance.yaml) on a devstack-like layout: '
+                'devstack-conformance-run.yaml) on a devstack-like layout: '
                 'init --from-tempest-conf, the artifacts in the job\'s '
                 'output folder')
         os.makedirs(tempest + '/etc', exist_ok=True)
@@ -251,16 +254,19 @@ class Runner(object):
         with open(base + '/vars.json', 'w') as f:
             json.dump({'devstack_base_dir': base + '/opt',
                        'ansible_user_dir': home,
+                       # Tempest's user on devstack; here this stage's.
+                       'pending_tempest_user': pwd.getpwuid(
+                           os.geteuid()).pw_name,
                        'ansible_python_interpreter': '/usr/bin/python3',
                        'tempest_test_regex': SUBSET,
                        'tempest_concurrency': 2}, f)
         log = base + '/playbook.log'
         if sh.run_to(log, ['ansible-playbook', '-i', base + '/inventory.yaml',
                            os.path.join(REPO, 'playbooks', 'zuul',
-                                        'devstack-conformance.yaml'),
+                                        'devstack-conformance-run.yaml'),
                            '-e', '@' + base + '/vars.json'],
                      both=True, check=False):
-            fail('playbooks/zuul/devstack-conformance.yaml failed; see %s'
+            fail('playbooks/zuul/devstack-conformance-run.yaml failed; see %s'
                  % log)
         out = home + '/zuul-output/logs/conformance'
         for name in ARTIFACTS:

@@ -24,6 +24,7 @@ import json
 import os
 import shutil
 import sys
+import types
 
 from pending_tempest_plugin.conformance import report as report_mod
 from pending_tempest_plugin.conformance import verdict as verdict_mod
@@ -90,10 +91,19 @@ def _connect_conf(conf, where):
                          "cloud's admin (for discovery, the leak check and "
                          "Tempest's dynamic credentials)"
                          % (where, ', '.join(missing)))
+    if get('auth', 'admin_system'):
+        raise UsageError('%s sets [auth] admin_system: pending-conformance '
+                         'needs a project-scoped admin' % where)
+    # As Tempest reads them: the user's and the project's domain fall back
+    # on admin_domain_name; the region is the compute service's.
     domain = get('auth', 'admin_domain_name', 'Default')
     verify = get('identity', 'disable_ssl_certificate_validation',
                  'false').lower() not in ('true', '1', 'yes', 'on')
-    cacert = get('identity', 'ca_certificates_file') or None
+    cacert = ws.source_path(where, get('identity',
+                                       'ca_certificates_file')) or None
+    interface = {'publicURL': 'public', 'internalURL': 'internal',
+                 'adminURL': 'admin'}.get(
+        get('compute', 'endpoint_type', 'publicURL'), 'public')
     try:
         conn = openstack.connect(
             load_yaml_config=False, load_envvars=False,
@@ -101,10 +111,12 @@ def _connect_conf(conf, where):
             username=get('auth', 'admin_username'),
             password=get('auth', 'admin_password'),
             project_name=get('auth', 'admin_project_name'),
-            user_domain_name=domain,
-            project_domain_name=get('auth', 'admin_project_domain_name',
-                                    domain),
-            region_name=get('identity', 'region') or None,
+            user_domain_name=get('auth', 'admin_user_domain_name') or domain,
+            project_domain_name=(get('auth', 'admin_project_domain_name')
+                                 or domain),
+            region_name=(get('compute', 'region')
+                         or get('identity', 'region') or 'RegionOne'),
+            interface=interface,
             cacert=cacert, verify=verify if verify else False)
         conn.authorize()
     except Exception as e:   # keystoneauth: unreachable, 401, bad CA...
@@ -243,9 +255,15 @@ def _from_tempest_conf(path, args):
     items = (source.items('nova_conformance')
              if source.has_section('nova_conformance') else [])
     try:
-        return source, claims_mod.from_conf(items, path)
+        claims = claims_mod.from_conf(items, path)
     except ValueError as e:
         raise UsageError(str(e))
+    problems = claims_mod.features.config_problems(
+        types.SimpleNamespace(**claims))
+    if problems:
+        raise UsageError('%s: [nova_conformance]: %s'
+                         % (path, '; '.join(problems)))
+    return source, claims
 
 
 def cmd_init(args):
@@ -255,10 +273,21 @@ def cmd_init(args):
                          'not both')
     source = None
     if args.from_tempest_conf:
-        source, claims = _from_tempest_conf(args.from_tempest_conf, args)
         if args.accounts or args.create:
             raise UsageError('--from-tempest-conf takes the credentials of '
                              'the tempest.conf: no --accounts, no --create')
+        source, claims = _from_tempest_conf(args.from_tempest_conf, args)
+        # Its pre-provisioned accounts are checked and copied as
+        # --accounts would be (the leak check and the scrub need them).
+        if ws.conf_get(source, 'auth', 'use_dynamic_credentials',
+                       'true').lower() in ('false', '0', 'no', 'off'):
+            args.accounts = ws.source_path(
+                args.from_tempest_conf,
+                ws.conf_get(source, 'auth', 'test_accounts_file'))
+            if not args.accounts:
+                raise UsageError('%s: use_dynamic_credentials is false but '
+                                 '[auth] test_accounts_file is not set'
+                                 % args.from_tempest_conf)
     else:
         claims = claims_mod.load(args.claims)
     if args.overrides and source is not None:
@@ -350,7 +379,8 @@ def cmd_init(args):
     if source is not None:
         # The cloud's own tempest.conf, with the runner's options and the
         # claims over it (ws.from_source).
-        conf = ws.from_source(source, root, claims, prefix)
+        conf = ws.from_source(source, args.from_tempest_conf, root, claims,
+                              prefix, accounts=accounts)
     else:
         conf = ws.tempest_conf(
             root, found, claims, prefix, admin_auth=admin_auth,

@@ -332,8 +332,13 @@ def tempest_conf(workspace, found, claims, prefix, admin_auth=None,
 
 
 def read_conf(path):
-    """A tempest.conf as a ConfigParser (option case kept), or an error."""
-    conf = configparser.RawConfigParser(strict=False)
+    """A tempest.conf as a ConfigParser (option case kept), or an error.
+
+    ``[DEFAULT]`` is an ordinary section, as oslo.config reads it: none of
+    its options is inherited by the other sections.
+    """
+    conf = configparser.RawConfigParser(strict=False,
+                                        default_section='\0none')
     conf.optionxform = str
     try:
         with open(path) as f:
@@ -352,29 +357,47 @@ def conf_get(conf, section, key, default=''):
     return default
 
 
-def from_source(source, workspace, claims, prefix):
+def source_path(source_conf, value):
+    """A path given in a tempest.conf, made absolute.
+
+    A relative one is relative to Tempest's directory (the one holding
+    ``etc/``), where Tempest runs from.
+    """
+    if not value or os.path.isabs(value):
+        return value
+    base = os.path.dirname(os.path.dirname(os.path.abspath(source_conf)))
+    return os.path.join(base, value)
+
+
+def from_source(source, source_conf, workspace, claims, prefix,
+                accounts=None):
     """An existing tempest.conf with the runner's options over it.
 
     What the cloud's deployment tool wrote (devstack's, os_tempest's
-    tempest.conf: credentials, endpoints, features, timeouts) is kept;
-    the runner owns RUNNER_OPTIONS (the leak check finds what the run
-    created by its prefix; the artifacts take its log) and
-    ``[nova_conformance]``, written from the claims.
+    tempest.conf: credentials, endpoints, features, timeouts) is kept,
+    its relative paths made absolute (``source_path``); the runner owns
+    RUNNER_OPTIONS (the leak check finds what the run created by its
+    prefix; the artifacts take its log), ``[nova_conformance]``, written
+    from the claims, and the accounts file (``accounts``: the copy init
+    made of the source's ``[auth] test_accounts_file``).
     """
     from pending_tempest_plugin.runner import claims as claims_mod
 
     conf = empty_conf()
-    for key, value in source.defaults().items():
-        conf.set('DEFAULT', key, value)
     for section in source.sections():
         if section == 'nova_conformance':
             continue
-        conf.add_section(section)
-        for key, value in source.items(section, raw=True):
-            if key not in source.defaults() or (
-                    source.get(section, key, raw=True)
-                    != source.defaults()[key]):
-                conf.set(section, key, value)
+        if section != 'DEFAULT':
+            conf.add_section(section)
+        for key, value in source.items(section):
+            conf.set(section, key, value)
+    for section, key in (('identity', 'ca_certificates_file'),
+                         ('auth', 'test_accounts_file')):
+        if conf.has_option(section, key):
+            conf.set(section, key, source_path(
+                source_conf, conf.get(section, key).strip()))
+    if accounts:
+        conf.set('auth', 'test_accounts_file', os.path.abspath(accounts))
     conf.set('DEFAULT', 'log_dir', os.path.join(workspace, 'logs'))
     conf.set('DEFAULT', 'log_file', 'tempest.log')
     conf.set('DEFAULT', 'use_stderr', 'false')

@@ -190,6 +190,30 @@ class TestVerdict(base.BaseTestCase):
         self.assertEqual((False, 'none of its tests ran'),
                          nova_mutant.verdict(self.NAME, {}))
 
+    def test_a_message_per_test(self):
+        name = 'cell0-rebuild-drops-server-group'
+        prefix = ('pending_tempest_plugin.tests.api.compute.'
+                  'test_cell0_rebuild.')
+        anti = prefix + ('Cell0RebuildServerGroupTest.'
+                         'test_rebuild_honours_anti_affinity[id-x]')
+        affinity = prefix + ('Cell0RebuildAffinityTest.'
+                             'test_rebuild_honours_affinity[id-y]')
+        messages = nova_mutant.MUTANTS[name]['message']
+        both = {anti: ('fail', messages['test_rebuild_honours_anti_'
+                                        'affinity']),
+                affinity: ('fail', messages['test_rebuild_honours_'
+                                            'affinity'])}
+        self.assertEqual((True, 'caught'), nova_mutant.verdict(name, both))
+        # The affinity test failing for another reason: not caught, though
+        # the other test's text would hold a common phrase.
+        other = dict(both, **{affinity: ('fail', 'Host of the member '
+                                                 'created with a same_host '
+                                                 'hint')})
+        caught, why = nova_mutant.verdict(name, other)
+        self.assertFalse(caught)
+        self.assertIn('test_rebuild_honours_affinity failed without saying',
+                      why)
+
 
 class TestApplyRestore(base.BaseTestCase):
 

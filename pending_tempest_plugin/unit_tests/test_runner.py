@@ -299,10 +299,21 @@ class TestWorkspace(fakes.FileTestCase):
         'compute_command_timeout = 180\nno_such_option = 1\n')
 
     def test_from_source_keeps_the_cloud_and_owns_prefix_and_claims(self):
-        source = workspace.read_conf(self.write('t.conf', self.DEVSTACK_CONF))
+        path = self.write('tempest/etc/tempest.conf',
+                          self.DEVSTACK_CONF.replace(
+                              'region = RegionOne\n',
+                              'region = RegionOne\n'
+                              'ca_certificates_file = etc/ca.pem\n'))
+        source = workspace.read_conf(path)
         claims_ = claims.from_conf([('cell0_rebuild_microversion', '2.106')],
                                    'x')
-        conf = workspace.from_source(source, '/ws', claims_, 'pcfabc')
+        conf = workspace.from_source(source, path, '/ws', claims_, 'pcfabc',
+                                     accounts='/ws/etc/accounts.yaml')
+        # Relative paths are Tempest's directory's; the accounts the copy.
+        self.assertEqual(os.path.join(self.tmp, 'tempest', 'etc', 'ca.pem'),
+                         conf.get('identity', 'ca_certificates_file'))
+        self.assertEqual('/ws/etc/accounts.yaml',
+                         conf.get('auth', 'test_accounts_file'))
         # The deployment's values stay...
         self.assertEqual('196', conf.get('compute', 'build_timeout'))
         self.assertEqual('True', conf.get('compute-feature-enabled',
@@ -355,6 +366,27 @@ class TestWorkspace(fakes.FileTestCase):
                               'n.conf')
         self.assertIn('n.conf lacks [identity] uri_v3, [auth] '
                       'admin_username', str(e))
+        # As Tempest reads it: [DEFAULT] inherited by no section, the
+        # user's domain admin_user_domain_name's, the compute's region.
+        connect = self.useFixture(fixtures.MockPatch(
+            'openstack.connect')).mock
+        cli._connect_conf(workspace.read_conf(self.write(
+            'd.conf', self.DEVSTACK_CONF.replace(
+                'admin_domain_name = Default\n',
+                'admin_domain_name = D1\nadmin_user_domain_name = U1\n')
+            .replace('[compute]\n', '[compute]\nregion = R2\n')
+            .replace('[DEFAULT]\n', '[DEFAULT]\nregion = R9\n'))), 'd.conf')
+        kwargs = connect.call_args[1]
+        self.assertEqual(('U1', 'D1', 'R2', 'public'), (
+            kwargs['user_domain_name'], kwargs['project_domain_name'],
+            kwargs['region_name'], kwargs['interface']))
+        e = self.assertRaises(cli.UsageError, cli._connect_conf,
+                              workspace.read_conf(self.write(
+                                  's.conf', self.DEVSTACK_CONF.replace(
+                                      '[auth]\n',
+                                      '[auth]\nadmin_system = all\n'))),
+                              's.conf')
+        self.assertIn('needs a project-scoped admin', str(e))
 
     def test_accounts_replace_dynamic_credentials(self):
         conf = self.conf(accounts='/x/accounts.yaml')

@@ -18,7 +18,8 @@ one line as it starts, ``[  1:23] TASK aio_mariadb : mariadb | ...``
 (minutes:seconds since the playbook started); a task still running
 prints ``[  2:05] ... still: TASK ... (40 s)`` once the output has been
 silent for 20 seconds, so it never stays silent longer than that.  What
-succeeds prints nothing more; a failure and an unreachable host print as
+succeeds prints nothing more but its warnings and what a debug task says;
+a failure and an unreachable host print as
 Ansible's default callback prints them, so every message of a failed task
 is there; the recap is one line per host (``ok=N changed=N
 unreachable=N failed=N ...``).
@@ -57,7 +58,9 @@ class CallbackModule(Default):
         self._task = None
         self._task_started = None
         self._last_line = self._started
-        self._lock = threading.Lock()
+        # Re-entrant: the heartbeat holds it from its check to its line, so
+        # a line about a task that has just ended never follows the next.
+        self._lock = threading.RLock()
         self._stop = threading.Event()
         self._beat = threading.Thread(target=self._heartbeat, daemon=True)
         self._beat.start()
@@ -76,11 +79,10 @@ class CallbackModule(Default):
         # HEARTBEAT seconds while a task runs.
         while not self._stop.wait(1):
             with self._lock:
-                task, since = self._task, self._task_started
                 silent = time.monotonic() - self._last_line
-            if task is not None and silent >= HEARTBEAT:
-                self._say('... still: TASK %s (%d s)' % (
-                    task, time.monotonic() - since))
+                if self._task is not None and silent >= HEARTBEAT:
+                    self._say('... still: TASK %s (%d s)' % (
+                        self._task, time.monotonic() - self._task_started))
 
     # What starts: one line each.
     def v2_playbook_on_play_start(self, play):
@@ -102,18 +104,22 @@ class CallbackModule(Default):
             self._task_started = time.monotonic()
         self._say('%s %s' % (prefix, self._task))
 
-    # What succeeds or is skipped: nothing more.
+    # What succeeds or is skipped: nothing more than its warnings, but what
+    # a debug task says.
     def v2_runner_on_ok(self, result):
-        pass
+        self._handle_warnings_and_exception(result)
+        if result.task.action in ('debug', 'ansible.builtin.debug'):
+            self._say('%s: %s' % (self.host_label(result), result.result.get(
+                'msg', self._dump_results(result.result))))
 
     def v2_runner_on_skipped(self, result):
-        pass
+        self._handle_warnings_and_exception(result)
 
     def v2_runner_item_on_ok(self, result):
-        pass
+        self._handle_warnings_and_exception(result)
 
     def v2_runner_item_on_skipped(self, result):
-        pass
+        self._handle_warnings_and_exception(result)
 
     def v2_runner_retry(self, result):
         pass
