@@ -59,13 +59,16 @@ def ensure_chromium():
         fail('%s or %s is missing: install the Debian packages chromium '
              'and chromium-driver' % (CHROMIUM, CHROMEDRIVER))
     env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
-    for argv in (['apt-get', 'install', '-y', '-q', '--no-install-recommends',
-                  'chromium', 'chromium-driver'],):
+    # Another stage may hold apt's lock (tox run-parallel): wait for it.
+    wait = ['-o', 'DPkg::Lock::Timeout=600']
+    for argv in (['apt-get'] + wait + ['install', '-y', '-q',
+                                       '--no-install-recommends',
+                                       'chromium', 'chromium-driver'],):
         proc = subprocess.run(argv, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
         if proc.returncode:
             # A stale package index: update it once and try again.
-            subprocess.run(['apt-get', 'update', '-q'], env=env,
+            subprocess.run(['apt-get'] + wait + ['update', '-q'], env=env,
                            stdout=subprocess.DEVNULL)
             proc = subprocess.run(argv, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True)
