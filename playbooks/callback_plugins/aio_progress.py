@@ -149,9 +149,11 @@ class CallbackModule(Default):
         self._stop.set()
         with self._lock:
             self._task = None
+        names = (('ok', 'ok'), ('changed', 'changed'),
+                 ('unreachable', 'unreachable'), ('failures', 'failed'),
+                 ('skipped', 'skipped'), ('rescued', 'rescued'),
+                 ('ignored', 'ignored'))
         for host in sorted(stats.processed):
             counts = stats.summarize(host)
             self._say('RECAP %s: %s' % (host, ' '.join(
-                '%s=%d' % (name, counts[name]) for name in (
-                    'ok', 'changed', 'unreachable', 'failures', 'skipped',
-                    'rescued', 'ignored'))).replace('failures=', 'failed='))
+                '%s=%d' % (shown, counts[name]) for name, shown in names)))
