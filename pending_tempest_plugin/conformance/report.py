@@ -111,10 +111,8 @@ def context_from_tempest_conf(path):
             parser.read_file(f)
     except (OSError, configparser.Error) as e:
         raise BadInput('cannot read tempest.conf %s: %s' % (path, e))
-    items = (parser.items('nova_conformance')
-             if parser.has_section('nova_conformance') else [])
     try:
-        typed = claims_mod.from_conf(items, path)
+        typed = claims_mod.of_conf(parser, path)
     except ValueError as e:
         raise BadInput(str(e))
     claims = {key: typed[key] for key in CLAIM_OPTIONS}

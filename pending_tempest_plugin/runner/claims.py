@@ -189,6 +189,13 @@ def from_conf(items, where):
     return claims
 
 
+def of_conf(conf, where):
+    """Typed claims of a tempest.conf's ConfigParser (``from_conf``)."""
+    items = (conf.items('nova_conformance')
+             if conf.has_section('nova_conformance') else [])
+    return from_conf(items, where)
+
+
 def nova_conformance_options(claims):
     """(option, value) pairs for tempest.conf: every claim that is set.
 

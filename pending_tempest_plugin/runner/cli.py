@@ -78,9 +78,7 @@ def _connect_conf(conf, where):
     import openstack
 
     def get(section, key, default=''):
-        if conf.has_option(section, key):
-            return conf.get(section, key).strip()
-        return default
+        return ws.conf_get(conf, section, key, default)
 
     missing = ['[%s] %s' % pair for pair in (
         ('identity', 'uri_v3'), ('auth', 'admin_username'),
@@ -252,10 +250,8 @@ def _from_tempest_conf(path, args):
         raise UsageError(str(e))
     if args.claims:
         return source, claims_mod.load(args.claims)
-    items = (source.items('nova_conformance')
-             if source.has_section('nova_conformance') else [])
     try:
-        claims = claims_mod.from_conf(items, path)
+        claims = claims_mod.of_conf(source, path)
     except ValueError as e:
         raise UsageError(str(e))
     problems = claims_mod.features.config_problems(

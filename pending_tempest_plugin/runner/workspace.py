@@ -331,24 +331,31 @@ def tempest_conf(workspace, found, claims, prefix, admin_auth=None,
     return conf
 
 
-def read_conf(path):
-    """A tempest.conf as a ConfigParser (option case kept), or an error.
+def _read_ini(path, strict, unreadable, malformed):
+    """An INI file as a ConfigParser, or WorkspaceError.
 
-    ``[DEFAULT]`` is an ordinary section, as oslo.config reads it: none of
-    its options is inherited by the other sections.
+    Option case kept; ``[DEFAULT]`` an ordinary section, as oslo.config
+    reads it: none of its options is inherited by the other sections.
+    ``unreadable`` and ``malformed`` are the messages (``%s`` the path,
+    then the error).
     """
-    conf = configparser.RawConfigParser(strict=False,
+    conf = configparser.RawConfigParser(strict=strict,
                                         default_section='\0none')
     conf.optionxform = str
     try:
         with open(path) as f:
             conf.read_file(f)
     except OSError as e:
-        raise WorkspaceError('cannot read the tempest.conf %s: %s'
-                             % (path, e))
+        raise WorkspaceError(unreadable % (path, e))
     except configparser.Error as e:
-        raise WorkspaceError('%s is not a tempest.conf: %s' % (path, e))
+        raise WorkspaceError(malformed % (path, e))
     return conf
+
+
+def read_conf(path):
+    """A tempest.conf as a ConfigParser (``_read_ini``), or an error."""
+    return _read_ini(path, False, 'cannot read the tempest.conf %s: %s',
+                     '%s is not a tempest.conf: %s')
 
 
 def conf_get(conf, section, key, default=''):
@@ -421,17 +428,9 @@ def apply_overrides(conf, path):
     """
     # No DEFAULT section semantics: RawConfigParser would copy [DEFAULT]
     # into every section.
-    extra = configparser.RawConfigParser(strict=True,
-                                         default_section='\0none')
-    extra.optionxform = str
-    try:
-        with open(path) as f:
-            extra.read_file(f)
-    except OSError as e:
-        raise WorkspaceError('cannot read the overrides %s: %s' % (path, e))
-    except configparser.Error as e:
-        raise WorkspaceError('the overrides %s are not a tempest.conf '
-                             'fragment: %s' % (path, e))
+    extra = _read_ini(path, True, 'cannot read the overrides %s: %s',
+                      'the overrides %s are not a tempest.conf fragment: '
+                      '%s')
     for section in extra.sections():
         if section == 'nova_conformance':
             raise WorkspaceError(
