@@ -52,6 +52,11 @@ CONNECTIVES = frozenset('''
     and or but nor the a an its it their with while then also both either
     each every that which who of to for in on at by as is are be not
 '''.split())
+# A certification scope: the requirements of its specs, claimed when the
+# claims match ``claimed`` (an ``applies`` condition), run with ``claims``.
+Scope = collections.namedtuple('Scope', ['name', 'title', 'specs',
+                                         'claimed', 'claims'])
+SCOPE_NAME = re.compile(r'^[a-z][a-z0-9-]*$')
 DeclaredTest = collections.namedtuple(
     'DeclaredTest', ['idempotent_id', 'name', 'path', 'requirements'])
 
@@ -62,10 +67,19 @@ class CatalogueError(Exception):
 
 class Catalogue(object):
 
-    def __init__(self, specs, requirements):
+    def __init__(self, specs, requirements, scopes=()):
         self.specs = specs
         self.requirements = requirements
+        self.scopes = tuple(scopes)
         self.by_id = {r.id: r for r in requirements}
+
+    def scope_of(self, req_id):
+        """The name of the scope of a requirement id (None: no scope)."""
+        prefix = str(req_id).split('-', 1)[0]
+        for scope in self.scopes:
+            if prefix in scope.specs:
+                return scope.name
+        return None
 
     def count_by_spec(self):
         counts = collections.Counter(r.spec for r in self.requirements)
@@ -111,7 +125,28 @@ def load(path=CATALOGUE_PATH):
     if problems:
         raise CatalogueError('%s: clauses not tied to tests:\n  %s'
                              % (path, '\n  '.join(problems)))
-    return Catalogue(specs, reqs)
+    return Catalogue(specs, reqs, _load_scopes(path, data.get('scopes')))
+
+
+def _load_scopes(path, entries):
+    if entries is None:
+        return []
+    if not isinstance(entries, list):
+        raise CatalogueError('%s: "scopes" must be a list (the '
+                             'certification scopes)' % path)
+    scopes = []
+    for entry in entries:
+        if not isinstance(entry, dict) or set(entry) != {
+                'name', 'title', 'specs', 'claimed', 'claims'}:
+            raise CatalogueError(
+                '%s: scope %r: needs exactly name, title, specs, claimed '
+                'and claims' % (path, entry.get('name') if isinstance(
+                    entry, dict) else entry))
+        scopes.append(Scope(
+            str(entry['name']), str(entry['title']),
+            tuple(entry['specs'] or ()), entry['claimed'] or {},
+            tuple(entry['claims'] or ())))
+    return scopes
 
 
 def _load_checks(path, entry):
@@ -175,6 +210,7 @@ def check_clauses(req):
 def validate(catalogue):
     """Problems of the catalogue on its own (no tests involved)."""
     problems = _validate_specs(catalogue.specs)
+    problems.extend(_validate_scopes(catalogue))
     seen = set()
     for req in catalogue.requirements:
         rid = req.id
@@ -253,6 +289,40 @@ CLAIM_KEYS = {
     'host_status_policy_profile': ('admin_only', 'admin_or_owner',
                                    'unknown_only'),
 }
+
+
+def _validate_scopes(catalogue):
+    """Each spec in exactly one scope; names, conditions and claims valid."""
+    from pending_tempest_plugin.runner import claims as claims_mod
+
+    problems, owner = [], {}
+    options = set(claims_mod.defaults())
+    for scope in catalogue.scopes:
+        where = 'scope %s' % scope.name
+        if not SCOPE_NAME.match(scope.name):
+            problems.append('%s: a name of lower-case words joined by "-"'
+                            % where)
+        if scope.name in catalogue.specs:
+            problems.append('%s: named like a spec prefix' % where)
+        for prefix in scope.specs:
+            if prefix not in catalogue.specs:
+                problems.append('%s: %s names no spec' % (where, prefix))
+            elif prefix in owner:
+                problems.append('%s: spec %s is already in scope %s'
+                                % (where, prefix, owner[prefix]))
+            owner.setdefault(prefix, scope.name)
+        fake = Requirement(where, None, None, None, None, None, None, (),
+                           None, None, None, scope.claimed)
+        problems.extend(p.replace(where + ': applies', where + ': claimed')
+                        for p in _validate_applies(fake))
+        unknown = [c for c in scope.claims if c not in options]
+        if unknown:
+            problems.append('%s: claims %s are not [nova_conformance] '
+                            'options' % (where, ', '.join(unknown)))
+    for prefix in sorted(set(catalogue.specs) - set(owner)):
+        if catalogue.scopes:
+            problems.append('spec %s: in no scope' % prefix)
+    return problems
 
 
 def _validate_applies(req):

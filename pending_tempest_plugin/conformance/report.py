@@ -42,6 +42,7 @@ import sys
 import yaml
 
 from pending_tempest_plugin.conformance import catalogue
+from pending_tempest_plugin.conformance import suite
 from pending_tempest_plugin.conformance import verdict as verdict_mod
 from pending_tempest_plugin.runner import claims as claims_mod
 from pending_tempest_plugin.runner import workspace
@@ -145,17 +146,50 @@ def catalogue_identity(path=catalogue.CATALOGUE_PATH):
     return version, hashlib.sha256(data).hexdigest()
 
 
-def report(records, claims, admin, mode=verdict_mod.EXPLORE, leaks=()):
-    """The report as a dict: header, verdict, requirements, totals."""
-    cat = catalogue.load()
-    declared, _ = catalogue.scan_tests()
+def report(records, claims, admin, mode=verdict_mod.EXPLORE, leaks=(),
+           qualifiers=(), cat_path=catalogue.CATALOGUE_PATH, declared=None,
+           versions=None, origin=None):
+    """The report as a dict: header, verdict, scopes, requirements, totals.
+
+    The header names the suite that decided it (versions, the catalogue's
+    and the installed suite's sha256); the verdict's first line the scopes
+    (a development build's certify verdict says it cannot certify).
+    ``cat_path``, ``declared`` and ``versions``: another catalogue, its
+    tests and versions (a bundle's, when its verdict is derived again).
+    ``origin``: the attempt of each test's record (combine_attempts); the
+    rows a rerun decided carry ``attempt`` and the first line says so.
+    """
+    cat = catalogue.load(cat_path)
+    if declared is None:
+        declared, _ = catalogue.scan_tests()
     result = verdict_mod.evaluate(cat, declared, records, claims, mode=mode,
                                   admin=admin, leaks=list(leaks))
-    version, sha = catalogue_identity()
-    return {'header': {'catalogue_version': version,
-                       'catalogue_sha256': sha, 'mode': mode,
-                       'admin': admin, 'claims': claims},
-            'verdict': result['verdict'], 'requirements': result['rows'],
+    version, sha = catalogue_identity(cat_path)
+    if versions is None:
+        versions = dict(suite.versions(),
+                        suite_sha256=suite.digest(suite.installed_sums()))
+    development = suite.is_development(versions.get('plugin_version'))
+    qualifiers = tuple(qualifiers)
+    if origin:
+        # The rows a rerun decided, and which attempt.
+        reruns = {}
+        for row in result['rows']:
+            number = max([origin.get(u, 1) for u in row['tests']] or [1])
+            if number > 1:
+                row['attempt'] = number
+                reruns.setdefault(number, []).append(row['id'])
+        qualifiers += tuple('on rerun %d: %d row(s) decided by it' % (
+            number, len(ids)) for number, ids in sorted(reruns.items()))
+    if development and mode == verdict_mod.CERTIFY:
+        qualifiers = (verdict_mod.DEVELOPMENT,) + qualifiers
+    result['verdict']['lines'][0] = verdict_mod.scope_line(
+        result['scopes'], mode, qualifiers)
+    header = {'catalogue_version': version, 'catalogue_sha256': sha,
+              'mode': mode, 'admin': admin, 'claims': claims,
+              'development_build': development}
+    header.update(versions)
+    return {'header': header, 'verdict': result['verdict'],
+            'scopes': result['scopes'], 'requirements': result['rows'],
             'totals': result['totals'], 'exit_code': result['exit_code']}
 
 

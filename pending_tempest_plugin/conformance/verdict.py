@@ -41,8 +41,11 @@ import collections
 import re
 
 from pending_tempest_plugin.conformance import catalogue
+from pending_tempest_plugin.conformance import suite
 
 CERTIFY, EXPLORE = 'certify', 'explore'
+# How a verdict of a build no release names begins (suite.is_development).
+DEVELOPMENT = 'development build, not certifiable'
 MODES = (CERTIFY, EXPLORE)
 
 # Row outcomes beyond those of catalogue.requirement_outcomes.
@@ -137,6 +140,68 @@ def records_from_subunit(stream):
 
     each_test(stream, on_test)
     return records
+
+
+def _record_owner(rec):
+    """The class (or module) a record belongs to: a test's or a fixture's."""
+    match = FIXTURE_RE.match(rec.id)
+    if match:
+        return match.group('owner')
+    return rec.id.split('[', 1)[0].rsplit('.', 1)[0]
+
+
+def combine_attempts(attempts):
+    """One run's records from its attempts (a run, then its reruns).
+
+    A later attempt's record of a test replaces the earlier ones; a class
+    fixture's record (a failed or skipped setUpClass) is dropped once a
+    later attempt ran its class again.  :returns: (records, {idempotent
+    id: the attempt, from 1, whose record of it stands}).
+    """
+    combined = []
+    for number, records in enumerate(attempts, 1):
+        records = list(records)
+        uuids = {m.group(1) for m in (UUID_RE.search(r.id) for r in records)
+                 if m}
+        owners = {_record_owner(r) for r in records}
+
+        def replaced(entry):
+            rec = entry[0]
+            match = UUID_RE.search(rec.id)
+            if match:
+                return match.group(1) in uuids
+            return FIXTURE_RE.match(rec.id) and _record_owner(rec) in owners
+        combined = [e for e in combined if not replaced(e)] + [
+            (r, number) for r in records]
+    origin = {}
+    for rec, number in combined:
+        match = UUID_RE.search(rec.id)
+        if match:
+            origin[match.group(1)] = number
+    return [rec for rec, _ in combined], origin
+
+
+def rerun_selection(report, records):
+    """The regex of the tests a rerun runs again, and how many.
+
+    The tests of the rows that failed or were not run, every failed test
+    (outside the catalogue too) and the classes whose fixture failed.
+    """
+    uuids, owners = set(), set()
+    for row in report.get('requirements') or ():
+        if row.get('outcome') in (catalogue.FAIL, catalogue.NOT_RUN):
+            uuids.update(row.get('tests') or ())
+    for rec in records:
+        if _STATUS.get(rec.status) != catalogue.FAIL:
+            continue
+        match = UUID_RE.search(rec.id)
+        if match:
+            uuids.add(match.group(1))
+        elif FIXTURE_RE.match(rec.id):
+            owners.add(_record_owner(rec))
+    parts = ['id-' + u for u in sorted(uuids)] + [
+        '^' + re.escape(o) + r'\.' for o in sorted(owners)]
+    return '|'.join(parts), len(uuids) + len(owners)
 
 
 def _by_uuid(records):
@@ -279,8 +344,106 @@ def evaluate(cat, declared, records, claims, mode=EXPLORE, admin=True,
     totals = dict(collections.Counter(row['outcome'] for row in rows))
     verdict = _verdict(rows, records, results, class_errors, broken,
                        declared, mode, admin, disruptive, leaks)
+    scopes = scope_results(cat, rows, [claims], mode, verdict['general'])
+    verdict['lines'].insert(0, scope_line(scopes, mode))
     return {'rows': rows, 'totals': totals, 'verdict': verdict,
-            'exit_code': 0 if verdict['passed'] else 1}
+            'scopes': scopes, 'exit_code': 0 if verdict['passed'] else 1}
+
+
+# A scope's status: certified (certify mode) or verified (explore), failed,
+# incomplete (explore: an applicable MUST not verified, nothing failed),
+# not claimed.
+CERTIFIED, VERIFIED, FAILED, INCOMPLETE, NOT_CLAIMED = (
+    'certified', 'verified', 'failed', 'incomplete', 'not claimed')
+_VERIFIED = (catalogue.PASS, catalogue.KNOWN_DIVERGENCE)
+_UNVERIFIED = (catalogue.SKIP, catalogue.NOT_RUN, NEEDS_ADMIN,
+               NEEDS_DISRUPTION)
+
+
+def scope_results(cat, rows, claims_of_legs, mode, general=(), legs=None):
+    """Per scope of the catalogue: its status, why, and its claims.
+
+    A scope is claimed when the claims of a run (of a leg, in a merged
+    report) match its ``claimed`` condition; it is certified (``verified``
+    in explore mode) when every applicable MUST of it is verified, none of
+    its rows failed, it verified something, and nothing outside the
+    requirements failed the run (``general``: a test outside the
+    catalogue, a class error no requirement explains, a leak in certify
+    mode).
+
+    :returns: [{name, title, status, reasons, claims}]; ``claims`` is one
+              mapping of the scope's claim options per run that claims it
+              (with the run's ``leg`` in a merged report).
+    """
+    out = []
+    legs = legs or [None] * len(claims_of_legs)
+    for scope in cat.scopes:
+        condition = catalogue.Requirement(
+            scope.name, None, None, None, None, None, None, (), None, None,
+            None, scope.claimed)
+        claimed, why_not = [], None
+        for leg, claims in zip(legs, claims_of_legs):
+            why = catalogue.applicable(condition, claims or {})
+            if why:
+                why_not = why_not or why
+                continue
+            entry = {k: (claims or {}).get(k) for k in scope.claims}
+            if leg:
+                entry = dict(entry, leg=leg)
+            claimed.append(entry)
+        if not claimed:
+            out.append({'name': scope.name, 'title': scope.title,
+                        'status': NOT_CLAIMED, 'reasons': [why_not],
+                        'claims': []})
+            continue
+        mine = [r for r in rows if cat.scope_of(r['id']) == scope.name]
+        applicable = [r for r in mine if r['outcome'] not in _NOT_COUNTED]
+        failed = [r for r in applicable if r['outcome'] == catalogue.FAIL]
+        unverified = [r for r in applicable if r['level'] == MUST
+                      and r['outcome'] in _UNVERIFIED]
+        reasons = []
+        if failed:
+            reasons.append('%d requirement(s) failed: %s'
+                           % (len(failed), _ids(failed)))
+        if unverified:
+            reasons.append('%d applicable MUST requirement(s) not verified: '
+                           '%s' % (len(unverified), _ids(unverified)))
+        if not any(r['outcome'] in _VERIFIED for r in applicable):
+            reasons.append('nothing of it verified')
+        reasons.extend(general)
+        if not reasons:
+            status = CERTIFIED if mode == CERTIFY else VERIFIED
+        elif failed or general or mode == CERTIFY:
+            status = FAILED
+        else:
+            status = INCOMPLETE
+        out.append({'name': scope.name, 'title': scope.title,
+                    'status': status, 'reasons': reasons,
+                    'claims': claimed})
+    return out
+
+
+def scope_line(scopes, mode, qualifiers=()):
+    """The first line of a verdict: the scopes, by status.
+
+    ``certified: host-status; not claimed: pending-state, cell0-rebuild``;
+    ``qualifiers`` (a development build, a rerun) go in parentheses after
+    the first word.
+    """
+    first = CERTIFIED if mode == CERTIFY else VERIFIED
+    groups = collections.OrderedDict(
+        (status, [s['name'] for s in scopes if s['status'] == status])
+        for status in (first, FAILED, INCOMPLETE, NOT_CLAIMED))
+    parts = []
+    for status, names in groups.items():
+        if names or status == first:
+            head = status
+            if status == first:
+                head += ''.join(' (%s)' % q for q in qualifiers if q)
+                if mode != CERTIFY:
+                    head = 'explored, not certified; ' + head
+            parts.append('%s: %s' % (head, ', '.join(names) or 'none'))
+    return '; '.join(parts)
 
 
 def _ids(rows):
@@ -289,7 +452,9 @@ def _ids(rows):
 
 def _verdict(rows, records, results, class_errors, broken, declared, mode,
              admin, disruptive, leaks):
-    reasons, notes = [], []
+    # general: what fails the run outside the requirements' own rows (it
+    # keeps every scope from being certified).
+    reasons, notes, general = [], [], []
     failed = [r for r in rows if r['outcome'] == catalogue.FAIL]
     if failed:
         reasons.append('%d requirement(s) failed: %s'
@@ -304,14 +469,15 @@ def _verdict(rows, records, results, class_errors, broken, declared, mode,
         if not match or match.group(1) not in known:
             stray.append(rec.id)
     if stray:
-        reasons.append('%d test(s) outside the catalogue failed: %s'
+        general.append('%d test(s) outside the catalogue failed: %s'
                        % (len(stray), ', '.join(stray[:5])))
     orphan_fixtures = [
         '%s (%s)' % (fixture, owner) for fixture, owner, rec in class_errors
         if not any(u in broken for u in _uuids_of(owner, declared))]
     if orphan_fixtures:
-        reasons.append('class-level error(s) with no requirement behind '
+        general.append('class-level error(s) with no requirement behind '
                        'them: %s' % ', '.join(orphan_fixtures))
+    reasons.extend(general)
     verified = [r for r in rows if r['outcome'] in (
         catalogue.PASS, catalogue.KNOWN_DIVERGENCE)]
     if not records:
@@ -341,8 +507,9 @@ def _verdict(rows, records, results, class_errors, broken, declared, mode,
             reasons.append('%d applicable MUST requirement(s) not verified: '
                            '%s' % (len(unverified), _ids(unverified)))
         if leaks:
-            reasons.append('the run left %d resource(s) behind: %s'
+            general.append('the run left %d resource(s) behind: %s'
                            % (len(leaks), '; '.join(leaks[:5])))
+            reasons.append(general[-1])
     elif leaks:
         notes.append('the run left %d resource(s) behind: %s'
                      % (len(leaks), '; '.join(leaks[:5])))
@@ -352,7 +519,7 @@ def _verdict(rows, records, results, class_errors, broken, declared, mode,
     lines = cannot + [head] + ['  - ' + r for r in reasons] + [
         '  - ' + n for n in notes]
     return {'passed': passed, 'mode': mode, 'lines': lines,
-            'reasons': reasons, 'notes': cannot + notes}
+            'reasons': reasons, 'notes': cannot + notes, 'general': general}
 
 
 def _uuids_of(owner, declared):
@@ -366,7 +533,37 @@ _DECIDES = (catalogue.FAIL, catalogue.PASS, catalogue.KNOWN_DIVERGENCE,
             NOT_APPLICABLE, 'planned', 'unobservable')
 
 
-def merge(reports, mode=None):
+# What two reports must share to be merged, compared or rerun together.
+SUITE_KEYS = (('catalogue_sha256', 'catalogue sha256'),
+              ('plugin_version', 'plugin version'))
+
+
+def mixed(reports, names):
+    """Why ``reports`` (named ``names``) are not of one suite, or None.
+
+    Reports of another catalogue or plugin version decide their rows by
+    other texts and tests: merging or comparing them names both.
+    """
+    for key, label in SUITE_KEYS:
+        seen = collections.OrderedDict()
+        for name, rep in zip(names, reports):
+            seen.setdefault((rep.get('header') or {}).get(key), name)
+        if len(seen) > 1:
+            return 'the reports are of different suites: %s %s' % (
+                label, ' vs '.join('%s (%s)' % (value, name)
+                                   for value, name in seen.items()))
+    return None
+
+
+def run_key(report):
+    """What tells two runs apart: run_id, else (leg, started, cloud)."""
+    header = report.get('header') or {}
+    return header.get('run_id') or (header.get('leg'), header.get('started'),
+                                    header.get('cloud_id'))
+
+
+def merge(reports, mode=None, names=None, allow_mixed=False, cat=None,
+          qualifiers=()):
     """One report over several legs (runs) of one cloud.
 
     Each row is the one of the leg that decided it (a failure anywhere
@@ -375,12 +572,23 @@ def merge(reports, mode=None):
     when nothing was verified.  With ``mode`` certify it also fails when
     an applicable MUST of the merged rows is not verified or a leg left
     resources behind (legs that each run part of the suite explore; the
-    merged rows certify).  ValueError for reports of different clouds.
+    merged rows certify).  ValueError for reports of different clouds, of
+    one run given twice, or (unless ``allow_mixed``) of different suites.
     """
+    names = names or ['report %d' % i for i in range(1, len(reports) + 1)]
     clouds = {r['header'].get('cloud_id') for r in reports}
     if len(clouds) != 1:
         raise ValueError('the reports are of different clouds: %s'
                          % ', '.join(sorted(str(c) for c in clouds)))
+    seen = {}
+    for name, rep in zip(names, reports):
+        if run_key(rep) in seen:
+            raise ValueError('%s and %s are the same run' % (
+                seen[run_key(rep)], name))
+        seen[run_key(rep)] = name
+    why = mixed(reports, names)
+    if why and not allow_mixed:
+        raise ValueError(why + ' (--allow-mixed merges them anyway)')
     rows = {}
     order = []
     for rep in reports:
@@ -425,20 +633,41 @@ def merge(reports, mode=None):
                     rep['header'].get('leg'), len(leaks),
                     '; '.join(leaks[:5])))
     passed = not reasons
-    lines = ['VERDICT: %s (merged%s, %d legs): %d of %d applicable '
+    general = []
+    for rep in reports:
+        general.extend('leg %s: %s' % (rep['header'].get('leg'), g)
+                       for g in rep['verdict'].get('general') or ())
+        if mode == CERTIFY and rep['header'].get('leaks'):
+            general.append('leg %s left %d resource(s) behind' % (
+                rep['header'].get('leg'), len(rep['header']['leaks'])))
+    cat = cat or catalogue.load()
+    if mode == CERTIFY and suite.is_development(
+            reports[0]['header'].get('plugin_version')):
+        qualifiers = (DEVELOPMENT,) + tuple(qualifiers)
+    scopes = scope_results(
+        cat, merged, [r['header'].get('claims') for r in reports],
+        CERTIFY if mode == CERTIFY else EXPLORE, general,
+        legs=[r['header'].get('leg') or n for r, n in zip(reports, names)])
+    lines = [scope_line(scopes, CERTIFY if mode == CERTIFY else EXPLORE,
+                        qualifiers),
+             'VERDICT: %s (merged%s, %d legs): %d of %d applicable '
              'requirement(s) verified'
              % ('PASS' if passed else 'FAIL',
                 ', certify' if mode == CERTIFY else '', len(reports),
                 len(verified), len(applicable))]
     lines += ['  - ' + r for r in reasons]
     header = dict(reports[0]['header'])
+    if why:
+        header['mixed'] = why
     header['legs'] = [{'leg': r['header'].get('leg'),
                        'claims': r['header'].get('claims'),
                        'mode': r['header'].get('mode'),
                        'passed': r['verdict']['passed']} for r in reports]
-    for key in ('leg', 'claims', 'regex', 'started', 'ended', 'leaks'):
+    for key in ('leg', 'claims', 'regex', 'started', 'ended', 'leaks',
+                'run_id', 'command', 'attempts'):
         header.pop(key, None)
     return {'header': header, 'requirements': merged, 'totals': totals,
             'verdict': {'passed': passed, 'lines': lines,
-                        'reasons': reasons, 'mode': 'merged'},
-            'exit_code': 0 if passed else 1}
+                        'reasons': reasons, 'mode': 'merged',
+                        'general': general},
+            'scopes': scopes, 'exit_code': 0 if passed else 1}

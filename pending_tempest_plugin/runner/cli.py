@@ -11,7 +11,7 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""``pending-conformance``: init, run, merge, cleanup (see the package doc).
+"""``pending-conformance``: init, run, merge, diff, bundle, verify, cleanup.
 
 Exit status: 0 the verdict passed (or the command did what it was asked),
 1 the verdict failed, 2 bad input or a cloud the suite cannot run on, with
@@ -25,8 +25,10 @@ import os
 import shutil
 import sys
 import types
+import uuid
 
 from pending_tempest_plugin.conformance import report as report_mod
+from pending_tempest_plugin.conformance import suite
 from pending_tempest_plugin.conformance import verdict as verdict_mod
 from pending_tempest_plugin.runner import artifacts
 from pending_tempest_plugin.runner import claims as claims_mod
@@ -167,22 +169,7 @@ def _account_connections(conn, accounts):
 
 
 def _versions():
-    from importlib import metadata
-
-    out = {'plugin_version': None, 'plugin_git_sha': None,
-           'tempest_version': None}
-    try:
-        dist = metadata.distribution('pending-tempest-plugin')
-        out['plugin_version'] = dist.version
-        pbr = json.loads(dist.read_text('pbr.json') or '{}')
-        out['plugin_git_sha'] = pbr.get('git_version')
-    except (metadata.PackageNotFoundError, ValueError):
-        pass
-    try:
-        out['tempest_version'] = metadata.version('tempest')
-    except metadata.PackageNotFoundError:
-        pass
-    return out
+    return suite.versions()
 
 
 def _version_line():
@@ -434,6 +421,70 @@ def _secrets(conf_path, accounts):
     return values
 
 
+def read_report(path):
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        raise UsageError('cannot read report %s: %s' % (path, e))
+    if not isinstance(data, dict) or not isinstance(
+            data.get('header'), dict) or not isinstance(
+            data.get('requirements'), list):
+        raise UsageError('%s is not a report of pending-conformance (no '
+                         'header or requirements)' % path)
+    return data
+
+
+def _attempt_files(out, header):
+    """The subunit file of each attempt of the run whose report is in OUT."""
+    attempts = header.get('attempts') or [{'subunit': 'results.subunit'}]
+    return [os.path.join(out, a['subunit']) for a in attempts]
+
+
+def _records(path):
+    try:
+        with open(path, 'rb') as f:
+            return verdict_mod.records_from_subunit(f)
+    except OSError as e:
+        raise UsageError('cannot read the subunit stream %s: %s' % (path, e))
+
+
+def _rerun(args, root, state, versions):
+    """(previous report, output folder, regex, earlier attempts' records).
+
+    ``run --rerun-failed REPORT``: the same workspace and cloud, the same
+    suite (unless --allow-mixed), the failed and not-run tests again.
+    """
+    path = os.path.abspath(args.rerun_failed)
+    previous = read_report(path)
+    out = os.path.dirname(path)
+    if args.output and os.path.abspath(args.output) != out:
+        raise UsageError('--rerun-failed writes into the folder of its '
+                         'report (%s), not --output %s' % (out, args.output))
+    if args.regex:
+        raise UsageError('--rerun-failed selects the tests itself: no '
+                         '--regex')
+    header = previous['header']
+    if header.get('cloud_id') != state['found']['cloud_id']:
+        raise UsageError('%s is of cloud %s, the workspace of cloud %s' % (
+            path, header.get('cloud_id'), state['found']['cloud_id']))
+    now = {'header': dict(versions, catalogue_sha256=(
+        report_mod.catalogue_identity()[1]))}
+    why = verdict_mod.mixed([previous, now], [path, 'this suite'])
+    if why and not args.allow_mixed:
+        raise UsageError(why + ' (--allow-mixed reruns anyway)')
+    earlier = [_records(f) for f in _attempt_files(out, header)]
+    combined, _ = verdict_mod.combine_attempts(earlier)
+    regex, count = verdict_mod.rerun_selection(previous, combined)
+    if not count:
+        raise UsageError('%s has no failed or not-run test: nothing to '
+                         'rerun' % path)
+    print('pending-conformance: rerun %d of %s: %d failed or not-run '
+          'test(s) or class(es)' % (len(earlier) + 1, path, count),
+          flush=True)
+    return previous, out, regex, earlier
+
+
 def cmd_run(args):
     try:
         # A wrong weights file stops the run before anything else.
@@ -443,9 +494,14 @@ def cmd_run(args):
     root = os.path.abspath(args.workspace)
     state = ws.load_state(root)
     conf_path = os.path.join(root, 'etc', 'tempest.conf')
-    out = os.path.abspath(args.output or os.path.join(root, 'results'))
-    os.makedirs(out, exist_ok=True)
     versions = _versions()
+    previous, earlier = None, []
+    if args.rerun_failed:
+        previous, out, regex, earlier = _rerun(args, root, state, versions)
+    else:
+        out = os.path.abspath(args.output or os.path.join(root, 'results'))
+        regex = args.regex or DEFAULT_REGEX
+    os.makedirs(out, exist_ok=True)
     if not _tempest_supported(versions['tempest_version']):
         outside = ('Tempest %s is outside the supported range %s to below %s'
                    % ((versions['tempest_version'],) + SUPPORTED_TEMPEST))
@@ -471,7 +527,6 @@ def cmd_run(args):
                   'account of its own)' % (concurrency, sets, sets),
                   flush=True)
             concurrency = sets
-    regex = args.regex or DEFAULT_REGEX
     try:
         _rc, stream = phases.run(['--regex', regex], concurrency, cwd=root,
                                  tempest=_tempest(), weights=weights,
@@ -480,10 +535,17 @@ def cmd_run(args):
         raise UsageError(str(e))
     print(flush=True)
     ended = _now()
-    with open(os.path.join(out, 'results.subunit'), 'wb') as f:
+    number = len(earlier) + 1
+    subunit = ('results.subunit' if number == 1 else
+               'attempt-%d/results.subunit' % number)
+    os.makedirs(os.path.dirname(os.path.join(out, subunit)), exist_ok=True)
+    with open(os.path.join(out, subunit), 'wb') as f:
         f.write(stream)
-    with open(os.path.join(out, 'results.subunit'), 'rb') as f:
-        records = verdict_mod.records_from_subunit(f)
+    records, origin = verdict_mod.combine_attempts(
+        earlier + [_records(os.path.join(out, subunit))])
+    attempt = {'attempt': number, 'subunit': subunit, 'regex': regex,
+               'started': started, 'ended': ended,
+               'command': getattr(args, 'argv', None)}
     claims, admin = report_mod.context_from_tempest_conf(conf_path)
     found = state['found']
     leaks = []
@@ -502,17 +564,36 @@ def cmd_run(args):
                     if leak not in leaks)
     except UsageError as e:
         leaks.append('the leak check could not run: %s' % e)
-    result = report_mod.report(records, claims, admin, mode=args.mode,
-                               leaks=leaks)
+    if previous is not None:
+        # What earlier attempts left is still left unless now gone.
+        leaks = [leak for leak in previous['header'].get('leaks') or []
+                 if leak in leaks] + [
+            leak for leak in leaks
+            if leak not in (previous['header'].get('leaks') or [])]
+    result = report_mod.report(
+        records, claims, admin, mode=args.mode, leaks=leaks,
+        versions=dict(versions, suite_sha256=suite.digest(
+            suite.installed_sums())),
+        origin=origin if number > 1 else None)
     header = result['header']
-    header.update(versions)
+    attempts = ((previous or {}).get('header', {}).get('attempts') or (
+        [{'attempt': 1, 'subunit': 'results.subunit',
+          'regex': previous['header'].get('regex'),
+          'started': previous['header'].get('started'),
+          'ended': previous['header'].get('ended'),
+          'command': previous['header'].get('command')}]
+        if previous else [])) + [attempt]
     header.update({
         'cloud_id': found['cloud_id'], 'cloud_name': state['claims'].get(
             'name') or None, 'region': found.get('region'),
         'compute_microversions': found['microversions'].get('compute'),
-        'started': started, 'ended': ended,
-        'leg': args.leg or os.path.basename(out),
-        'regex': regex,
+        'started': attempts[0]['started'], 'ended': ended,
+        'leg': args.leg or (previous or {}).get('header', {}).get('leg')
+        or os.path.basename(out),
+        'regex': attempts[0]['regex'],
+        'run_id': (previous or {}).get('header', {}).get('run_id')
+        or str(uuid.uuid4()),
+        'command': attempts[0]['command'], 'attempts': attempts,
         'credentials': 'pre-provisioned' if state.get('accounts')
         else 'dynamic', 'leaks': leaks})
     text = report_mod.render(result['requirements'], result['totals'],
@@ -529,10 +610,12 @@ def cmd_run(args):
         redacted = ws.redact(f.read())
     with open(os.path.join(out, 'tempest.conf'), 'w') as f:
         f.write(redacted)
+    # Each attempt's log beside its stream (the first's in OUT).
+    attempt_log = os.path.join(out, os.path.dirname(subunit), 'tempest.log')
     if os.path.exists(log):
-        shutil.copyfile(log, os.path.join(out, 'tempest.log'))
+        shutil.copyfile(log, attempt_log)
     else:
-        open(os.path.join(out, 'tempest.log'), 'w').close()
+        open(attempt_log, 'w').close()
     artifacts.scrub(out, _secrets(conf_path, state.get('accounts')))
     print(text)
     print('pending-conformance: artifacts in %s' % out)
@@ -541,28 +624,104 @@ def cmd_run(args):
 
 # --- merge ----------------------------------------------------------------
 
-def merge(reports, mode=None):
+def merge(reports, mode=None, names=None, allow_mixed=False):
     """One report over several legs of one cloud (verdict.merge)."""
     try:
-        return verdict_mod.merge(reports, mode)
+        return verdict_mod.merge(reports, mode, names=names,
+                                 allow_mixed=allow_mixed)
     except ValueError as e:
         raise UsageError(str(e))
 
 
 def cmd_merge(args):
-    reports = []
-    for path in args.reports:
-        try:
-            with open(path) as f:
-                reports.append(json.load(f))
-        except (OSError, ValueError) as e:
-            raise UsageError('cannot read report %s: %s' % (path, e))
-    result = merge(reports, args.mode)
+    reports = [read_report(path) for path in args.reports]
+    result = merge(reports, args.mode, names=args.reports,
+                   allow_mixed=args.allow_mixed)
     with open(args.output, 'w') as f:
         json.dump(result, f, indent=2)
     print(report_mod.render(result['requirements'], result['totals'],
                             result['verdict']))
     return result['exit_code']
+
+
+# --- diff -----------------------------------------------------------------
+
+# Header fields a diff leaves out: what differs between any two runs.
+_RUN_FIELDS = ('started', 'ended', 'run_id', 'attempts', 'command')
+
+
+def diff(a, b):
+    """Lines of what differs from report ``a`` to report ``b``."""
+    lines = []
+    rows_a = {r['id']: r for r in a['requirements']}
+    rows_b = {r['id']: r for r in b['requirements']}
+    for rid in rows_a:
+        if rid in rows_b and rows_a[rid]['outcome'] != rows_b[rid][
+                'outcome']:
+            lines.append('changed  %-8s %s -> %s' % (
+                rid, rows_a[rid]['outcome'], rows_b[rid]['outcome']))
+    lines += ['removed  %-8s (was %s)' % (rid, rows_a[rid]['outcome'])
+              for rid in rows_a if rid not in rows_b]
+    lines += ['added    %-8s %s' % (rid, rows_b[rid]['outcome'])
+              for rid in rows_b if rid not in rows_a]
+    rows = len(lines)
+    scopes_a = {s['name']: s['status'] for s in a.get('scopes') or ()}
+    scopes_b = {s['name']: s['status'] for s in b.get('scopes') or ()}
+    for name in sorted(set(scopes_a) | set(scopes_b)):
+        if scopes_a.get(name) != scopes_b.get(name):
+            lines.append('scope    %-14s %s -> %s' % (
+                name, scopes_a.get(name, '(none)'),
+                scopes_b.get(name, '(none)')))
+    head_a, head_b = a['header'], b['header']
+    for key in sorted(set(head_a) | set(head_b)):
+        if key not in _RUN_FIELDS and head_a.get(key) != head_b.get(key):
+            lines.append('header   %s: %s -> %s' % (
+                key, json.dumps(head_a.get(key), sort_keys=True),
+                json.dumps(head_b.get(key), sort_keys=True)))
+    return lines, rows
+
+
+def cmd_diff(args):
+    a, b = read_report(args.a), read_report(args.b)
+    why = verdict_mod.mixed([a, b], [args.a, args.b])
+    if why and not args.allow_mixed:
+        raise UsageError(why + ' (--allow-mixed compares them anyway)')
+    lines, rows = diff(a, b)
+    print('pending-conformance diff %s -> %s: %d row(s) changed, added or '
+          'removed' % (args.a, args.b, rows))
+    for line in lines:
+        print(line)
+    return 1 if rows else 0
+
+
+# --- bundle, verify --------------------------------------------------------
+
+def cmd_bundle(args):
+    from pending_tempest_plugin.runner import bundle
+
+    try:
+        path = bundle.make(os.path.abspath(args.workspace), args.product,
+                           args.sign_key, output=args.output,
+                           results=args.results, argv=args.argv)
+    except bundle.BundleError as e:
+        raise UsageError(str(e))
+    print('pending-conformance: bundle %s' % path)
+    return 0
+
+
+def cmd_verify(args):
+    from pending_tempest_plugin.runner import bundle
+
+    try:
+        lines = bundle.verify(args.bundle, args.allowed_signers,
+                              args.suite_hashes)
+    except bundle.BundleError as e:
+        print('pending-conformance verify: REFUSED: %s' % e,
+              file=sys.stderr)
+        return 1
+    for line in lines:
+        print(line)
+    return 0
 
 
 # --- cleanup --------------------------------------------------------------
@@ -646,6 +805,13 @@ def parser():
     run.add_argument('--leg', help='name of this run in a merged report '
                                    '(default: the output folder name)')
     run.add_argument('--concurrency', type=int, default=2)
+    run.add_argument('--rerun-failed', metavar='REPORT',
+                     help='run again the failed and not-run tests of the '
+                          'run whose report.json this is, into its folder: '
+                          'the report keeps every attempt')
+    run.add_argument('--allow-mixed', action='store_true',
+                     help='with --rerun-failed: a report of another '
+                          'catalogue or plugin version')
     run.add_argument('--weights', action='append', default=[],
                      metavar='FILE',
                      help='class weights (YAML: class id to seconds) over '
@@ -666,7 +832,37 @@ def parser():
                          help='certify: an applicable MUST no leg verified, '
                               'or a leak in any leg, fails the merged '
                               'verdict')
+    merge_p.add_argument('--allow-mixed', action='store_true',
+                         help='merge reports of different catalogues or '
+                              'plugin versions (refused otherwise)')
     merge_p.add_argument('reports', nargs='+')
+    diff_p = sub.add_parser('diff', help='what changed from report A to '
+                                         'report B (exit 1 if a row did)')
+    diff_p.add_argument('--allow-mixed', action='store_true',
+                        help='compare reports of different catalogues or '
+                             'plugin versions (refused otherwise)')
+    diff_p.add_argument('a', metavar='A')
+    diff_p.add_argument('b', metavar='B')
+    bundle_p = sub.add_parser(
+        'bundle', help='one signed archive of a run, for a certificate')
+    bundle_p.add_argument('--workspace', required=True)
+    bundle_p.add_argument('--results', help='the run\'s artifacts folder '
+                                            '(default: WORKSPACE/results)')
+    bundle_p.add_argument('--product', required=True, metavar='YAML',
+                          help='vendor, product, version, cloud and region')
+    bundle_p.add_argument('--sign-key', required=True, metavar='KEY',
+                          help='the OpenSSH private key that signs the '
+                               'manifest (ssh-keygen -Y sign)')
+    bundle_p.add_argument('--output', help='the archive (default: '
+                                           'WORKSPACE/bundle.tar.gz)')
+    verify_p = sub.add_parser(
+        'verify', help='check a bundle: signature, hashes, verdict, suite')
+    verify_p.add_argument('bundle')
+    verify_p.add_argument('--allowed-signers', required=True, metavar='FILE',
+                          help="OpenSSH allowed_signers: the vendor's "
+                               'published key')
+    verify_p.add_argument('--suite-hashes', required=True, metavar='FILE',
+                          help="the release's SUITE-SHA256SUMS")
     cleanup = sub.add_parser('cleanup', help='remove what init --create '
                                              'made')
     cleanup.add_argument('--workspace', required=True)
@@ -675,7 +871,10 @@ def parser():
 
 def main(argv=None):
     args = parser().parse_args(argv)
+    args.argv = ['pending-conformance'] + list(
+        sys.argv[1:] if argv is None else argv)
     command = {'init': cmd_init, 'run': cmd_run, 'merge': cmd_merge,
+               'diff': cmd_diff, 'bundle': cmd_bundle, 'verify': cmd_verify,
                'cleanup': cmd_cleanup}[args.command]
     try:
         return command(args)

@@ -113,8 +113,13 @@ class TestVerdict(ReportTestCase):
         self.assertEqual(['AssertionError: over-permission'],
                          row['messages'])
         self.assertEqual([REQ_ID], row['request_ids'])
-        self.assertIn('HS-01', ' '.join(result['verdict']['lines'][:2]))
-        self.assertTrue(result['verdict']['lines'][0].startswith(
+        self.assertIn('HS-01', ' '.join(result['verdict']['lines'][:3]))
+        # First the scopes (HS-01's fails host-status), then the verdict.
+        self.assertEqual(
+            'explored, not certified; verified: none; failed: host-status; '
+            'not claimed: pending-state, cell0-rebuild',
+            result['verdict']['lines'][0])
+        self.assertTrue(result['verdict']['lines'][1].startswith(
             'VERDICT: FAIL'))
 
     def test_an_empty_stream_verifies_nothing(self):
@@ -207,7 +212,7 @@ class TestVerdict(ReportTestCase):
         self.assertEqual('needs admin', result['by_id']['PEND-02']['outcome'])
         self.assertFalse([r for r in rows if r['admin']
                           and r['outcome'] == 'pass'])
-        self.assertTrue(result['verdict']['lines'][0].startswith(
+        self.assertTrue(result['verdict']['lines'][1].startswith(
             'this run cannot certify: it had no admin credentials'))
         self.assertEqual(1, result['exit_code'])
 
