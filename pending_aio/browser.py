@@ -18,7 +18,7 @@ PAGE (the runner's ``results.html``) in Debian's headless Chromium, driven
 by its chromedriver through Selenium, and checks what is displayed against
 REPORT_JSON (the same run's ``report.json``):
 
-- the title and the verdict's lines;
+- the title, the verdict's lines and each scope's status;
 - every failed requirement's row, with its messages and the request ids
   of its failed tests;
 - the outcome filters: "fail" shows the failed rows only (some rows of
@@ -135,6 +135,14 @@ def check(page, report, screenshot):
         for line in report['verdict']['lines']:
             if line.strip() and line.strip() not in verdict:
                 fail('the verdict shown lacks %r' % line)
+        scopes = {}
+        for row in rows(browser, 'scopes'):
+            cells = row.find_elements(By.TAG_NAME, 'td')
+            scopes[cells[0].text] = cells[1].text
+        want = {s['name']: s['status'] for s in report.get('scopes') or ()}
+        if not want or scopes != want:
+            fail('the scopes shown, %s, are not the report\'s, %s'
+                 % (scopes, want))
         displayed = {}
         for row in rows(browser, 'requirements'):
             cells = row.find_elements(By.TAG_NAME, 'td')
@@ -163,7 +171,8 @@ def check(page, report, screenshot):
     finally:
         browser.quit()
         shutil.rmtree(profile, ignore_errors=True)
-    print('browser-check: ok: %s in Chromium: title and verdict, %d failed '
+    print('browser-check: ok: %s in Chromium: title, verdict and scopes, '
+          '%d failed '
           'requirement(s) with their messages and request ids, the "fail" '
           'filter (requirements %d shown / %d hidden, tests %d / %d) and '
           '"all"; screenshot %s' % ((page, len(failed))

@@ -601,10 +601,11 @@ def main(argv):
         return 127
 
 
-def report(json_file, ws=None):
+def report(json_file, ws=None, mode=None, quiet=False):
     """``stestr last --subunit | python -m ...conformance.report``.
 
-    Of the workspace ``ws`` (default: nova's own control services').  Its
+    Of the workspace ``ws`` (default: nova's own control services'), in
+    ``mode`` (default explore); ``quiet``: the report is not printed.  Its
     status under pipefail: the last command's failure, else the first's.
     """
     json_file = os.path.realpath(json_file)
@@ -616,7 +617,9 @@ def report(json_file, ws=None):
     rep = subprocess.Popen(
         [sh.tools_python(), '-m', 'pending_tempest_plugin.conformance.report',
          '--tempest-conf', os.path.join(tempest, 'etc', 'tempest.conf'),
-         '--json', json_file], cwd=tempest, stdin=stestr.stdout)
+         '--json', json_file] + (['--mode', mode] if mode else []),
+        cwd=tempest, stdin=stestr.stdout,
+        stdout=subprocess.DEVNULL if quiet else None)
     stestr.stdout.close()
     rc = rep.wait()
     return rc or stestr.wait()

@@ -28,6 +28,7 @@ FUNCTIONAL_RESTORE=0 leaves the cloud as the last leg made it.  AIO_CMD:
 the tools/aio to switch profiles with.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -172,6 +173,34 @@ def report(name, ws=None):
                                     % name), ws)
     if rc:
         raise SystemExit(rc)
+
+
+# The first line of a certify verdict of the embedded cloud: its plugin is
+# installed from the checkout, a development build.
+DEV = 'certified (development build, not certifiable): '
+
+
+def certified(name, want, ws=None):
+    """The last run's report in certify mode names the scopes ``want``.
+
+    Its first line (conformance.verdict.scope_line) is printed.
+    """
+    path = sh.path('logs', 'conformance-certify-%s.json' % name)
+    conformance.report(path, ws, mode='certify', quiet=True)
+    check_first_line(path, want)
+
+
+def check_first_line(path, want):
+    with open(path) as f:
+        rep = json.load(f)
+    line = rep['verdict']['lines'][0]
+    if line != want:
+        sh.fail('functional', 'the certify verdict of %s says %r, not %r; '
+                'its scopes: %s' % (path, line, want, '; '.join(
+                    '%s %s (%s)' % (s['name'], s['status'],
+                                    ', '.join(s['reasons']))
+                    for s in rep.get('scopes') or ())))
+    sh.echo('ok: %s' % line)
 
 
 def judge_wrong_claim(name, rc, log, pattern):
@@ -414,6 +443,17 @@ def leg_pending_off():
     skips_name_options(log)
     quota_tests_passed('placement', log)
     report('pending-off', ws)
+    # With the suite's run under admin_only (the profiles leg), the
+    # reference cloud's merged verdict certifies every scope.
+    admin_only = sh.path('logs', 'conformance-report-admin_only.json')
+    if os.path.isfile(admin_only):
+        merged = sh.path('logs', 'conformance-certify-merged.json')
+        sh.run(sh.pending_conformance_argv(
+            'merge', '--mode', 'certify', '--output', merged, admin_only,
+            sh.path('logs', 'conformance-report-pending-off.json')),
+            stdout=subprocess.DEVNULL, check=False)
+        check_first_line(merged, DEV + 'host-status, pending-state, '
+                         'cell0-rebuild')
     # The PENDING tests are enough to show the claim is checked (every
     # feature test fails under it: measured, 31 of 31, in 65 s).
     expect_fail('pending-on', [(r'^pending_state_enabled = .*',
@@ -450,6 +490,8 @@ def leg_stock():
     tee_plugin(log, '--regex', os.environ.get('PLUGIN_REGEX') or PLUGIN_REGEX)
     skips_name_options(log)
     report('stock')
+    certified('stock', DEV + 'host-status; not claimed: pending-state, '
+              'cell0-rebuild')
     expect_fail('stock-claims-features',
                 [sh.delete_line('pending_state_enabled'),
                  (r'^\[nova_conformance\]$',

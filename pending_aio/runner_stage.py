@@ -25,19 +25,24 @@ run must report; it exits 0 and every artifact is fetched.  Then, with
 the runner of this checkout: a regex that matches nothing exits 1 "nothing
 verified"; a claim that lies exits 1 naming the requirement; a setUpClass
 error fails the requirements of its class; a leaked server named with the
-run's prefix is reported and fails certify.  The passing subset runs with
+run's prefix is reported and fails certify.  The release's run is bundled
+and signed, and verified (bad bundles refused); a planted failure is run
+again with ``--rerun-failed`` and ``diff`` names what changed; mixed
+reports are refused.  The passing subset runs with
 pre-provisioned accounts (accounts.yaml with an admin), and a member-only
 run (no admin account at all) decides what a member can and names every
 admin requirement "needs admin".
 """
 
 import glob
+import io
 import json
 import os
 import pwd
 import re
 import subprocess
 import sys
+import tarfile
 
 from pending_aio import checks
 from pending_aio import REPO
@@ -139,6 +144,7 @@ class Runner(object):
            '--claims', claims, '--accounts', base + '/accounts-admin.yaml')
         self.prefix = sh.pending_aio_output(
             'stage', 'prefix', ws + '/pending-conformance.json')
+        self.rerun(ws)
         self.member()
         self.exit_statuses()
         sh.echo('functional-runner: OK')
@@ -212,6 +218,10 @@ class Runner(object):
                  'see %s (and the run in %s)' % (
                      rc, log, variables.get('pending_conformance_base')
                      or 'the home of this user'))
+        pbase = variables.get('pending_conformance_base') or (
+            os.path.expanduser('~/pending-conformance'))
+        self.certificate(user, pbase, os.path.dirname(wheel),
+                         fetched + '/localhost/report.json')
         if user:
             sh.run(['rm', '-rf', variables['pending_conformance_base']])
         need = 'pending-conformance %s ' % THROWAWAY_VERSION
@@ -224,6 +234,128 @@ class Runner(object):
                 fail('artifact %s not fetched (or empty) to %s' % (name, out))
         sh.pending_aio('stage', 'runner-pass', out,
                        base + '/accounts-admin.yaml', THROWAWAY_VERSION)
+
+    def certificate(self, user, pbase, dist, fetched_report):
+        """bundle with the release's runner, verify with this checkout's.
+
+        The playbook's run (the wheel of THROWAWAY_VERSION, as USER) is
+        bundled and signed with a new key; this checkout's verifier passes
+        it with the key's allowed_signers line and tools/build's
+        SUITE-SHA256SUMS, and refuses a file changed after signing,
+        another key and another suite, each with its own message.
+        """
+        base = self.base + '/certificate'
+        cert = pbase + '/cert'
+        sh.echo("-- bundle (the wheel's runner, as %s) -> verify (this "
+                "checkout's): it passes; a changed file, another key, "
+                'another suite are refused' % (user or 'this user'))
+        os.makedirs(base, exist_ok=True)
+        os.makedirs(cert, exist_ok=True)
+        for name, where in (('vendor', cert), ('other', base)):
+            sh.run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-C',
+                    'certs@%s.example' % name, '-f', where + '/' + name])
+            with open(where + '/' + name + '.pub') as f:
+                key = f.read().split()
+            with open(base + '/allowed-' + name, 'w') as f:
+                f.write('certs@%s.example namespaces="%s" %s %s\n' % (
+                    name, 'pending-conformance-bundle', key[0], key[1]))
+        with open(fetched_report) as f:
+            region = json.load(f)['header'].get('region') or 'RegionOne'
+        with open(cert + '/product.yaml', 'w') as f:
+            f.write('vendor: Example\nproduct: Embedded cloud\n'
+                    'version: "%s"\ncloud: aio\nregion: %s\n'
+                    % (THROWAWAY_VERSION, region))
+        as_user = []
+        if user:
+            sh.run(['chown', '-R', user, cert])
+            as_user = ['runuser', '-u', user, '--']
+        log = base + '/bundle.log'
+        if sh.run_to(log, as_user + [
+                pbase + '/venv/bin/pending-conformance', 'bundle',
+                '--workspace', pbase + '/workspace', '--product',
+                cert + '/product.yaml', '--sign-key', cert + '/vendor',
+                '--output', cert + '/bundle.tar.gz'], both=True,
+                check=False):
+            fail('pending-conformance bundle failed; see %s' % log)
+        good = base + '/bundle.tar.gz'
+        sh.run(['cp', cert + '/bundle.tar.gz', good])
+        sums = dist + '/SUITE-SHA256SUMS'
+        expect(0, base + '/verify.log', r'^  verdict derived again',
+               'verify', good, '--allowed-signers', base + '/allowed-vendor',
+               '--suite-hashes', sums)
+        # A file changed after signing.
+        tampered = base + '/tampered.tar.gz'
+        with tarfile.open(good) as src, tarfile.open(tampered, 'w:gz') as out:
+            for member in src.getmembers():
+                data = src.extractfile(member).read()
+                if member.name.endswith('/results/tempest.log'):
+                    data += b'edited after signing\n'
+                    member.size = len(data)
+                out.addfile(member, io.BytesIO(data))
+        expect(1, base + '/verify-tampered.log',
+               r'REFUSED: results/tempest\.log: sha256 ', 'verify', tampered,
+               '--allowed-signers', base + '/allowed-vendor',
+               '--suite-hashes', sums)
+        expect(1, base + '/verify-other-key.log',
+               r'REFUSED: manifest\.json\.sig: made by no key of', 'verify',
+               good, '--allowed-signers', base + '/allowed-other',
+               '--suite-hashes', sums)
+        with open(sums) as f, open(base + '/FOREIGN-SUMS', 'w') as out:
+            out.write(f.read() + '0' * 64 + '  pending_tempest_plugin/x.py\n')
+        expect(1, base + '/verify-foreign.log',
+               r"REFUSED: .*not the release's suite", 'verify', good,
+               '--allowed-signers', base + '/allowed-vendor',
+               '--suite-hashes', base + '/FOREIGN-SUMS')
+
+    def rerun(self, ws):
+        """A planted failure, --rerun-failed, diff; mixed reports refused.
+
+        The first run's tempest.conf names an image that does not exist
+        (the cloud refuses every server): its rows fail.  With the image
+        back, the rerun runs the failed tests again into the same folder;
+        its report keeps both attempts and passes, saying so first; diff
+        names the rows that changed; merge refuses this report with the
+        release's (another plugin version).
+        """
+        base = self.base + '/rerun'
+        out = base + '/out'
+        conf = ws + '/etc/tempest.conf'
+        sh.echo('-- a planted failure (a missing image), run '
+                '--rerun-failed, diff; merge refuses mixed reports')
+        os.makedirs(base, exist_ok=True)
+        with open(conf) as f:
+            text = f.read()
+        planted, n = re.subn(r'(?m)^image_ref = .*$', 'image_ref = '
+                             '00000000-0000-4000-8000-000000000000', text,
+                             count=1)
+        if not n:
+            fail('%s has no image_ref to plant a failure with' % conf)
+        with open(conf, 'w') as f:
+            f.write(planted)
+        try:
+            expect(1, base + '/first.log', r'^VERDICT: FAIL \(explore\)',
+                   'run', '--workspace', ws, '--mode', 'explore', '--regex',
+                   SUBSET, '--output', out)
+        finally:
+            with open(conf, 'w') as f:
+                f.write(text)
+        sh.run(['cp', out + '/report.json', base + '/first.json'])
+        expect(0, base + '/rerun.log', r'\(on rerun 2: \d+ row\(s\)',
+               'run', '--workspace', ws, '--mode', 'explore',
+               '--rerun-failed', out + '/report.json')
+        with open(out + '/report.json') as f:
+            attempts = json.load(f)['header'].get('attempts') or []
+        if [a.get('attempt') for a in attempts] != [1, 2] or not non_empty(
+                out + '/attempt-2/results.subunit'):
+            fail('the rerun\'s report keeps %d attempt(s), not 2 (and '
+                 'attempt-2/results.subunit); see %s' % (len(attempts), out))
+        expect(1, base + '/diff.log', r'^changed  HS-01 +fail -> pass',
+               'diff', base + '/first.json', out + '/report.json')
+        expect(2, base + '/mixed.log',
+               r'different suites: plugin version %s' % re.escape(
+                   THROWAWAY_VERSION), 'merge', '--output',
+               base + '/mixed.json', self.base + '/fetched/localhost/'
+               'report.json', out + '/report.json')
 
     def devstack_run(self):
         """The devstack jobs' run playbook on a devstack-like layout.

@@ -38,6 +38,7 @@ and never counts for or against the verdict.
 """
 
 import collections
+import json
 import re
 
 from pending_tempest_plugin.conformance import catalogue
@@ -556,10 +557,16 @@ def mixed(reports, names):
 
 
 def run_key(report):
-    """What tells two runs apart: run_id, else (leg, started, cloud)."""
+    """What tells two runs apart: run_id, else (leg, started, cloud).
+
+    A report of ``pending-conformance-report`` has neither: its content.
+    """
     header = report.get('header') or {}
-    return header.get('run_id') or (header.get('leg'), header.get('started'),
-                                    header.get('cloud_id'))
+    if header.get('run_id'):
+        return header['run_id']
+    if header.get('started'):
+        return (header.get('leg'), header['started'], header.get('cloud_id'))
+    return json.dumps(report, sort_keys=True)
 
 
 def merge(reports, mode=None, names=None, allow_mixed=False, cat=None,

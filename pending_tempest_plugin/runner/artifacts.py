@@ -67,9 +67,10 @@ h1 { font-size: 1.4em; } table { border-collapse: collapse; margin: 1em 0; }
 td, th { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left;
          vertical-align: top; font-size: 0.9em; }
 .verdict { font-size: 1.2em; font-weight: bold; padding: 0.5em; }
-.PASS, .pass, .success { background: #d7f5d7; }
-.FAIL, .fail { background: #f8d0d0; }
-.skip, .not-run, .needs-admin, .needs-disruption { background: #fdf0c8; }
+.PASS, .pass, .success, .certified, .verified { background: #d7f5d7; }
+.FAIL, .fail, .failed { background: #f8d0d0; }
+.skip, .not-run, .needs-admin, .needs-disruption, .incomplete {
+    background: #fdf0c8; }
 .filters label { margin-right: 0.8em; }
 '''
 
@@ -139,6 +140,12 @@ def html_page(report, records):
              '<div class="verdict %s" id="verdict">%s</div>' % (
                  state, '<br>'.join(html.escape(line)
                                     for line in verdict['lines'])),
+             '<h2>Scopes</h2>',
+             _table([('row ' + _css_class(s['status']), (
+                 s['name'], s['status'], s['title'],
+                 '; '.join(s.get('reasons') or []))) for s in
+                 report.get('scopes') or ()],
+                 ('scope', 'status', 'what', 'why'), 'scopes'),
              '<h2>Totals</h2>',
              '<p id="totals">%s</p>' % html.escape(', '.join(
                  '%d %s' % (totals[k], k) for k in sorted(totals))),

@@ -479,6 +479,12 @@ def _rerun(args, root, state, versions):
     if not count:
         raise UsageError('%s has no failed or not-run test: nothing to '
                          'rerun' % path)
+    first = ((header.get('attempts') or [{}])[0].get('regex')
+             or header.get('regex'))
+    if first:
+        # Within what the run selected: a class whose fixture failed, or a
+        # row not run, may have tests the run never selected.
+        regex = '^(?=.*?(?:%s))(?=.*?(?:%s))' % (first, regex)
     print('pending-conformance: rerun %d of %s: %d failed or not-run '
           'test(s) or class(es)' % (len(earlier) + 1, path, count),
           flush=True)
