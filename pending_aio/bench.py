@@ -335,7 +335,10 @@ def verdict_run(index, keep):
     if os.path.isdir(merged):
         shutil.copytree(merged, os.path.join(keep, 'run-%d' % index))
     return {'run': index, 'exit': rc, 'wall_seconds': round(wall, 1),
-            'verdict': (verdict.get('lines') or ['no merged verdict'])[0],
+            # The VERDICT line (the first says the scopes).
+            'verdict': next((line for line in verdict.get('lines') or ()
+                             if line.startswith('VERDICT')),
+                            'no merged verdict'),
             'totals': report.get('totals'),
             'legs': legs,
             'failures': failures}

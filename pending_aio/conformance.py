@@ -451,7 +451,8 @@ class LegRun(object):
                 % (self.name, self.ended - self.started, self.rc))
         if self.log:
             # Its verdict and what failed, from its log.
-            for line in sh.grep(r'^(VERDICT|  - )', self.log) or []:
+            for line in sh.grep(r'^(certified|explored|this run|VERDICT|'
+                                r'  - )', self.log) or []:
                 sh.echo('  %s' % line.decode(errors='replace').rstrip())
         return self.rc
 
