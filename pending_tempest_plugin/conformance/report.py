@@ -106,6 +106,20 @@ def context_from_tempest_conf(path):
     credentials with ``[auth] admin_username``, or an accounts file with an
     account of role ``admin`` (or ``types: [admin]``).
     """
+    claims, parser = claims_of_tempest_conf(path)
+    get = (lambda s, k, d='': parser.get(s, k).strip()
+           if parser.has_option(s, k) else d)
+    dynamic = _BOOL.get(get('auth', 'use_dynamic_credentials', 'true')
+                        .lower(), True)
+    if dynamic:
+        admin = bool(get('auth', 'admin_username'))
+    else:
+        admin = _accounts_have_admin(get('auth', 'test_accounts_file'))
+    return claims, admin
+
+
+def claims_of_tempest_conf(path):
+    """(claims, parsed file) of a tempest.conf; BadInput if unreadable."""
     parser = configparser.RawConfigParser(strict=False)
     try:
         with open(path) as f:
@@ -116,16 +130,7 @@ def context_from_tempest_conf(path):
         typed = claims_mod.of_conf(parser, path)
     except ValueError as e:
         raise BadInput(str(e))
-    claims = {key: typed[key] for key in CLAIM_OPTIONS}
-    get = (lambda s, k, d='': parser.get(s, k).strip()
-           if parser.has_option(s, k) else d)
-    dynamic = _BOOL.get(get('auth', 'use_dynamic_credentials', 'true')
-                        .lower(), True)
-    if dynamic:
-        admin = bool(get('auth', 'admin_username'))
-    else:
-        admin = _accounts_have_admin(get('auth', 'test_accounts_file'))
-    return claims, admin
+    return {key: typed[key] for key in CLAIM_OPTIONS}, parser
 
 
 def _accounts_have_admin(path):

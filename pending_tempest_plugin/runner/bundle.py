@@ -356,6 +356,27 @@ def _rederive(files, rep):
     if ws.redact_claims(header.get('claims') or {}) != claims:
         raise BundleError('claims.yaml: not the claims of report.json\'s '
                           'header')
+    # The run's own tempest.conf says what it was told and whether it had
+    # admin (dynamic credentials): the header may not say otherwise.
+    with tempfile.TemporaryDirectory() as tmp:
+        conf = os.path.join(tmp, 'tempest.conf')
+        with open(conf, 'wb') as f:
+            f.write(files.get('results/tempest.conf') or b'')
+        try:
+            told, parser = report_mod.claims_of_tempest_conf(conf)
+        except report_mod.BadInput as e:
+            raise BundleError('results/tempest.conf: %s' % e)
+    if told != header.get('claims'):
+        raise BundleError('report.json: its claims are not those of '
+                          'results/tempest.conf')
+    admin = None   # pre-provisioned accounts: their file is not bundled
+    if parser.get('auth', 'use_dynamic_credentials', fallback='true').strip(
+            ).lower() not in ('false', '0', 'no', 'off'):
+        admin = bool(parser.get('auth', 'admin_username', fallback='')
+                     .strip())
+    if admin is not None and admin != bool(header.get('admin')):
+        raise BundleError('report.json: admin %s, but results/tempest.conf '
+                          'gives %s' % (header.get('admin'), admin))
     attempts = header.get('attempts') or [{'subunit': 'results.subunit'}]
     streams = []
     for attempt in attempts:

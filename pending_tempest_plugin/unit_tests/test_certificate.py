@@ -306,7 +306,8 @@ class TestBundle(testtools.TestCase):
             with open(os.path.join(results, name), 'w') as f:
                 f.write('x\n')
         with open(os.path.join(results, 'tempest.conf'), 'w') as f:
-            f.write('[auth]\nadmin_username = admin\nadmin_password = ***\n')
+            f.write('[auth]\nadmin_username = admin\nadmin_password = ***\n'
+                    '[nova_conformance]\ndisruptive_tests = true\n')
 
     def make(self, **kwargs):
         return bundle.make(self.ws, self.product, self.key, **kwargs)
@@ -372,6 +373,18 @@ class TestBundle(testtools.TestCase):
             rep['requirements'][0]['outcome'] = 'fail'
             files['results/report.json'] = json.dumps(rep).encode()
 
+        def claims(files):
+            rep = json.loads(files['results/report.json'])
+            rep['header']['claims']['pending_state_enabled'] = True
+            files['results/report.json'] = json.dumps(rep).encode()
+            files['claims.yaml'] = bundle.yaml.safe_dump(
+                rep['header']['claims']).encode()
+
+        def admin(files):
+            rep = json.loads(files['results/report.json'])
+            rep['header']['admin'] = False
+            files['results/report.json'] = json.dumps(rep).encode()
+
         def leak(files):
             files['results/tempest.conf'] = (
                 b'[auth]\nadmin_password = hunter22secret\n')
@@ -387,6 +400,12 @@ class TestBundle(testtools.TestCase):
              'manifest.json.sig: missing: the bundle is unsigned'),
             ('foreign suite hash', good, {'sums': foreign},
              "not the release's suite"),
+            ('claims edited', self.rewrite(good, claims, self.key), {},
+             'report.json: its claims are not those of '
+             'results/tempest.conf'),
+            ('admin edited', self.rewrite(good, admin, self.key), {},
+             'report.json: admin False, but results/tempest.conf gives '
+             'True'),
             ('unredacted secret', self.rewrite(good, leak, self.key), {},
              'results/tempest.conf:2: admin_password is not redacted'),
         ]
