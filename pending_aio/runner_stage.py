@@ -282,7 +282,7 @@ class Runner(object):
         sums = dist + '/SUITE-SHA256SUMS'
         expect(0, base + '/verify.log', r'^  verdict derived again',
                'verify', good, '--allowed-signers', base + '/allowed-vendor',
-               '--suite-hashes', sums)
+               '--suite-hashes', sums, '--principal', 'certs@vendor.example')
         # A file changed after signing.
         tampered = base + '/tampered.tar.gz'
         with tarfile.open(good) as src, tarfile.open(tampered, 'w:gz') as out:

@@ -151,29 +151,53 @@ def _record_owner(rec):
     return rec.id.split('[', 1)[0].rsplit('.', 1)[0]
 
 
+def _test_key(rec):
+    """What names a test across attempts: its idempotent id, else its id."""
+    match = UUID_RE.search(rec.id)
+    return match.group(1) if match else rec.id.split('[', 1)[0]
+
+
+_CLEARS = ('success', 'xfail')
+
+
 def combine_attempts(attempts):
     """One run's records from its attempts (a run, then its reruns).
 
-    A later attempt's record of a test replaces the earlier ones; a class
-    fixture's record (a failed or skipped setUpClass) is dropped once a
-    later attempt ran its class again.  :returns: (records, {idempotent
-    id: the attempt, from 1, whose record of it stands}).
+    A later attempt's record of a test replaces the earlier ones, except
+    that a failure stands until a later attempt passes the test (a rerun
+    that skips it clears nothing); a fixture's failure (setUpClass,
+    setUpModule) goes once a later attempt passed a test under it.
+    :returns: (records, {idempotent id: the attempt, from 1, whose record
+    of it stands}).
     """
     combined = []
     for number, records in enumerate(attempts, 1):
         records = list(records)
-        uuids = {m.group(1) for m in (UUID_RE.search(r.id) for r in records)
-                 if m}
-        owners = {_record_owner(r) for r in records}
+        later = {}
+        for rec in records:
+            later.setdefault(_test_key(rec), []).append(rec.status)
+        passed_owners = [_record_owner(r) for r in records
+                         if r.status in _CLEARS
+                         and not FIXTURE_RE.match(r.id)]
 
         def replaced(entry):
             rec = entry[0]
-            match = UUID_RE.search(rec.id)
-            if match:
-                return match.group(1) in uuids
-            return FIXTURE_RE.match(rec.id) and _record_owner(rec) in owners
-        combined = [e for e in combined if not replaced(e)] + [
-            (r, number) for r in records]
+            if FIXTURE_RE.match(rec.id):
+                owner = _record_owner(rec)
+                return any(o == owner or o.startswith(owner + '.')
+                           for o in passed_owners)
+            statuses = later.get(_test_key(rec))
+            if statuses is None:
+                return False
+            return (_STATUS.get(rec.status) != catalogue.FAIL
+                    or any(s in _CLEARS for s in statuses))
+
+        kept = [e for e in combined if not replaced(e)]
+        kept_keys = {_test_key(e[0]) for e in kept
+                     if not FIXTURE_RE.match(e[0].id)}
+        combined = kept + [(r, number) for r in records
+                           if FIXTURE_RE.match(r.id)
+                           or _test_key(r) not in kept_keys]
     origin = {}
     for rec, number in combined:
         match = UUID_RE.search(rec.id)
@@ -192,6 +216,7 @@ def rerun_selection(report, records):
     for row in report.get('requirements') or ():
         if row.get('outcome') in (catalogue.FAIL, catalogue.NOT_RUN):
             uuids.update(row.get('tests') or ())
+    names = set()
     for rec in records:
         if _STATUS.get(rec.status) != catalogue.FAIL:
             continue
@@ -200,9 +225,12 @@ def rerun_selection(report, records):
             uuids.add(match.group(1))
         elif FIXTURE_RE.match(rec.id):
             owners.add(_record_owner(rec))
+        else:   # a failed test without an idempotent id: by its name
+            names.add(rec.id.split('[', 1)[0])
     parts = ['id-' + u for u in sorted(uuids)] + [
-        '^' + re.escape(o) + r'\.' for o in sorted(owners)]
-    return '|'.join(parts), len(uuids) + len(owners)
+        '^' + re.escape(o) + r'\.' for o in sorted(owners)] + [
+        '^' + re.escape(n) + r'($|\[)' for n in sorted(names)]
+    return '|'.join(parts), len(uuids) + len(owners) + len(names)
 
 
 def _by_uuid(records):
@@ -648,8 +676,10 @@ def merge(reports, mode=None, names=None, allow_mixed=False, cat=None,
             general.append('leg %s left %d resource(s) behind' % (
                 rep['header'].get('leg'), len(rep['header']['leaks'])))
     cat = cat or catalogue.load()
-    if mode == CERTIFY and suite.is_development(
-            reports[0]['header'].get('plugin_version')):
+    if why:
+        qualifiers = ('mixed suites, not certifiable',) + tuple(qualifiers)
+    if mode == CERTIFY and any(suite.is_development(
+            r['header'].get('plugin_version')) for r in reports):
         qualifiers = (DEVELOPMENT,) + tuple(qualifiers)
     scopes = scope_results(
         cat, merged, [r['header'].get('claims') for r in reports],

@@ -292,11 +292,15 @@ def _read_bundle(path):
 
 
 def _ssh_keygen(args, stdin=None):
-    return subprocess.run(['ssh-keygen'] + args, input=stdin,
-                          capture_output=True)
+    try:
+        return subprocess.run(['ssh-keygen'] + args, input=stdin,
+                              capture_output=True)
+    except OSError as e:
+        raise BundleError('ssh-keygen (OpenSSH 8.2 or later) is needed to '
+                          'check the signature: %s' % e)
 
 
-def _check_signature(files, allowed):
+def _check_signature(files, allowed, principal=None):
     if 'manifest.json' not in files:
         raise BundleError('manifest.json: missing (not a bundle)')
     if 'manifest.json.sig' not in files:
@@ -314,6 +318,11 @@ def _check_signature(files, allowed):
         if found.returncode or not principals:
             raise BundleError('manifest.json.sig: made by no key of %s '
                               '(a wrong key, or not a signature)' % allowed)
+        if principal and principal not in principals:
+            raise BundleError('manifest.json.sig: made by %s, not by '
+                              '--principal %s'
+                              % (', '.join(principals), principal))
+        principals = [principal] if principal else principals
         checked = _ssh_keygen(['-Y', 'verify', '-f', allowed, '-I',
                                principals[0], '-n', NAMESPACE, '-s', sig],
                               stdin=files['manifest.json'])
@@ -378,6 +387,17 @@ def _rederive(files, rep):
         raise BundleError('report.json: admin %s, but results/tempest.conf '
                           'gives %s' % (header.get('admin'), admin))
     attempts = header.get('attempts') or [{'subunit': 'results.subunit'}]
+    want = ['results.subunit'] + ['attempt-%d/results.subunit' % n
+                                  for n in range(2, len(attempts) + 1)]
+    if [a.get('subunit') for a in attempts] != want:
+        raise BundleError('report.json: attempts %s, not 1 to %d in order '
+                          '(%s)' % ([a.get('subunit') for a in attempts],
+                                    len(attempts), ', '.join(want)))
+    bundled = sorted(n for n in files if n.startswith('results/')
+                     and n.endswith('.subunit'))
+    if bundled != sorted('results/' + w for w in want):
+        raise BundleError('the bundle\'s streams %s are not the attempts '
+                          'of report.json' % ', '.join(bundled))
     streams = []
     for attempt in attempts:
         name = 'results/' + attempt['subunit']
@@ -399,6 +419,13 @@ def _rederive(files, rep):
         with open(cat_path, 'wb') as f:
             f.write(files[CATALOGUE])
         try:
+            problems = catalogue.check(catalogue.load(cat_path), declared)
+        except catalogue.CatalogueError as e:
+            raise BundleError('%s: %s' % (CATALOGUE, e))
+        if problems:
+            raise BundleError('%s: its tests and the catalogue disagree: %s'
+                              % (DECLARED, '; '.join(problems[:3])))
+        try:
             return report_mod.report(
                 records, header.get('claims') or {}, header.get('admin'),
                 mode=header.get('mode'), leaks=header.get('leaks') or [],
@@ -406,13 +433,43 @@ def _rederive(files, rep):
                 versions={k: header.get(k) for k in (
                     'plugin_version', 'plugin_git_sha', 'tempest_version',
                     'suite_sha256')},
-                origin=origin if len(attempts) > 1 else None)
+                origin=origin if len(attempts) > 1 else None), records
         except catalogue.CatalogueError as e:
             raise BundleError('%s: %s' % (CATALOGUE, e))
 
 
-def _compare(rep, again):
-    """Refuse a report.json its own streams do not give."""
+def _compare(rep, again, files, records):
+    """Refuse a report.json (and its renderings) its streams do not give."""
+    from pending_tempest_plugin.runner import artifacts
+
+    again = json.loads(json.dumps(again))
+    if rep['requirements'] != again['requirements']:
+        mine = {r.get('id'): r for r in rep['requirements']}
+        for row in again['requirements']:
+            if mine.get(row['id']) != row:
+                raise BundleError(
+                    'report.json: requirement %s is not what the bundle\'s '
+                    'streams give (%s)' % (row['id'], ', '.join(sorted(
+                        k for k in set(row) | set(mine.get(row['id']) or {})
+                        if row.get(k) != (mine.get(row['id']) or {}).get(
+                            k)))))
+        raise BundleError('report.json: its requirement rows are not the '
+                          "catalogue's, in order")
+    if rep['verdict'] != again['verdict']:
+        raise BundleError(
+            'report.json: its verdict (%r) is not the one the bundle\'s '
+            'subunit streams, claims and catalogue give (%r)'
+            % (rep['verdict'].get('lines', [''])[:2],
+               again['verdict']['lines'][:2]))
+    rendered = {
+        'results/report.txt': report_mod.render(
+            rep['requirements'], rep['totals'], rep['verdict']) + '\n',
+        'results/results.xml': artifacts.junit(records),
+        'results/results.html': artifacts.html_page(rep, records)}
+    for name, text in sorted(rendered.items()):
+        if files.get(name, b'').decode('utf-8', 'replace') != text:
+            raise BundleError('%s: not the rendering of report.json and '
+                              'the streams' % name)
     if rep['verdict'].get('lines') != again['verdict']['lines']:
         raise BundleError(
             'report.json: its verdict (%r) is not the one the bundle\'s '
@@ -435,16 +492,44 @@ def _compare(rep, again):
                               "bundle's streams give" % key)
 
 
-def verify(path, allowed, suite_hashes):
+def verify(path, allowed, suite_hashes, principal=None):
     """Lines saying what was verified; BundleError naming what is not."""
+    files = _read_bundle(path)
+    signer = _check_signature(files, allowed, principal)
+    try:
+        return _verify(path, files, signer, suite_hashes)
+    except (KeyError, TypeError, ValueError, AttributeError,
+            UnicodeDecodeError, yaml.YAMLError) as e:
+        raise BundleError('a malformed bundle (report.json, manifest.json, '
+                          'claims.yaml or product.yaml): %s: %s'
+                          % (type(e).__name__, e))
+
+
+def _release_line(release, name):
+    for line in release.decode('utf-8', 'replace').splitlines():
+        sha, _, path = line.partition('  ')
+        if path == name:
+            return sha
+    return None
+
+
+def _verify(path, files, signer, suite_hashes):
     from pending_tempest_plugin.runner import cli
 
-    files = _read_bundle(path)
-    signer = _check_signature(files, allowed)
     manifest = _json(files, 'manifest.json')
+    if not isinstance(manifest, dict):
+        raise BundleError('manifest.json: not a mapping')
     _check_hashes(files, manifest)
+    sums = ''.join('%s  %s\n' % (sha, name) for name, sha in sorted(
+        manifest['files'].items()))
+    if files.get('SHA256SUMS', b'').decode('utf-8', 'replace') != sums:
+        raise BundleError('SHA256SUMS: not the manifest\'s files')
     rep = _json(files, 'results/report.json')
-    header = rep.get('header') or {}
+    if not isinstance(rep, dict) or not isinstance(rep.get('header'), dict):
+        raise BundleError('results/report.json: not a report')
+    header = rep['header']
+    if CATALOGUE not in files:
+        raise BundleError('%s: missing' % CATALOGUE)
     if _sha(files[CATALOGUE]) != header.get('catalogue_sha256'):
         raise BundleError('%s: sha256 %s, report.json\'s header says %s'
                           % (CATALOGUE, _sha(files[CATALOGUE]),
@@ -478,6 +563,13 @@ def verify(path, allowed, suite_hashes):
                 '%s: %s, not the release\'s suite (%s of %s): the suite '
                 'that ran is not the release\'s' % (where, sha, release_sha,
                                                     suite_hashes))
+    # The catalogue that decided the rows is the release's own file.
+    listed = _release_line(release, suite.PACKAGE + '/conformance/'
+                           'requirements.yaml')
+    if listed != _sha(files[CATALOGUE]):
+        raise BundleError('%s: sha256 %s, the release lists %s for its '
+                          'catalogue' % (CATALOGUE, _sha(files[CATALOGUE]),
+                                         listed))
     for name, data in sorted(files.items()):
         left = secrets_left(name, data)
         if left:
@@ -487,7 +579,33 @@ def verify(path, allowed, suite_hashes):
                            (files.get('product.yaml') or b'').decode())
     if product != manifest.get('product'):
         raise BundleError('product.yaml: not the manifest\'s product')
-    _compare(rep, _rederive(files, rep))
+    if header.get('region') and product['region'] != header['region']:
+        raise BundleError('product.yaml: region %s, the run was in %s'
+                          % (product['region'], header['region']))
+    again, records = _rederive(files, rep)
+    _compare(rep, again, files, records)
+    # What the manifest says of the run is what report.json says.
+    expected = {
+        'suite.plugin_version': header.get('plugin_version'),
+        'suite.plugin_git_sha': header.get('plugin_git_sha'),
+        'tempest_version': header.get('tempest_version'),
+        'catalogue.sha256': header.get('catalogue_sha256'),
+        'catalogue.version': header.get('catalogue_version'),
+        'cloud_id': header.get('cloud_id'), 'region': header.get('region'),
+        'mode': header.get('mode'),
+        'policy_profile': (header.get('claims') or {}).get(
+            'host_status_policy_profile'),
+        'scopes': [{'name': x['name'], 'status': x['status'],
+                    'claims': x['claims']} for x in rep.get('scopes') or ()],
+        'verdict': rep['verdict']['lines'][:2],
+        'attempts': len(header.get('attempts') or ()) or 1}
+    for key, value in expected.items():
+        have = manifest
+        for part in key.split('.'):
+            have = (have or {}).get(part)
+        if have != value:
+            raise BundleError('manifest.json: %s is %r, report.json gives '
+                              '%r' % (key, have, value))
     return ['pending-conformance verify: OK: %s' % path,
             '  signed by %s (namespace %s)' % (signer, NAMESPACE),
             '  %d files, each its manifest sha256' % len(
@@ -498,4 +616,12 @@ def verify(path, allowed, suite_hashes):
             % (release_sha[:16], version, header.get('tempest_version')),
             '  verdict derived again from %d subunit stream(s): %s'
             % (len(header.get('attempts') or ()) or 1,
-               ' / '.join(rep['verdict']['lines'][:2]))]
+               ' / '.join(rep['verdict']['lines'][:2])),
+            '  certified scopes: %s' % (', '.join(
+                x['name'] for x in rep.get('scopes') or ()
+                if x['status'] == verdict_mod.CERTIFIED
+                and not header.get('development_build')) or 'none'),
+            '  stated by the run, not derivable from the bundle: its leaks '
+            '(%d)%s' % (len(header.get('leaks') or ()), '' if header.get(
+                'credentials') != 'pre-provisioned' else
+                ', admin (pre-provisioned credentials)')]

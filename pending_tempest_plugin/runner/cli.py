@@ -197,7 +197,7 @@ class _VersionAction(argparse.Action):
 
 def _tempest_supported(version):
     def key(v):
-        return tuple(int(p) for p in v.split('.')[:3] if p.isdigit())
+        return tuple(int(p) for p in str(v).split('.')[:3] if p.isdigit())
     low, high = SUPPORTED_TEMPEST
     return version and key(low) <= key(version) < key(high)
 
@@ -473,6 +473,22 @@ def _rerun(args, root, state, versions):
     why = verdict_mod.mixed([previous, now], [path, 'this suite'])
     if why and not args.allow_mixed:
         raise UsageError(why + ' (--allow-mixed reruns anyway)')
+    # The rerun is judged as the run was: the same claims, credentials and
+    # mode, or its records and the earlier ones would answer other
+    # questions.
+    claims, admin = report_mod.context_from_tempest_conf(
+        os.path.join(root, 'etc', 'tempest.conf'))
+    changed = [name for name, now, then in (
+        ('claims', claims, header.get('claims')),
+        ('admin', admin, header.get('admin')),
+        ('credentials', 'pre-provisioned' if state.get('accounts')
+         else 'dynamic', header.get('credentials')),
+        ('mode', args.mode, header.get('mode'))) if now != then]
+    if changed:
+        raise UsageError('%s was run with other %s than this rerun would '
+                         'be (the workspace\'s tempest.conf, --mode): a '
+                         'rerun decides rows as its run did' % (
+                             path, ', '.join(changed)))
     earlier = [_records(f) for f in _attempt_files(out, header)]
     combined, _ = verdict_mod.combine_attempts(earlier)
     regex, count = verdict_mod.rerun_selection(previous, combined)
@@ -571,9 +587,8 @@ def cmd_run(args):
     except UsageError as e:
         leaks.append('the leak check could not run: %s' % e)
     if previous is not None:
-        # What earlier attempts left is still left unless now gone.
-        leaks = [leak for leak in previous['header'].get('leaks') or []
-                 if leak in leaks] + [
+        # What any attempt left counts, cleaned up since or not.
+        leaks = list(previous['header'].get('leaks') or []) + [
             leak for leak in leaks
             if leak not in (previous['header'].get('leaks') or [])]
     result = report_mod.report(
@@ -720,7 +735,7 @@ def cmd_verify(args):
 
     try:
         lines = bundle.verify(args.bundle, args.allowed_signers,
-                              args.suite_hashes)
+                              args.suite_hashes, principal=args.principal)
     except bundle.BundleError as e:
         print('pending-conformance verify: REFUSED: %s' % e,
               file=sys.stderr)
@@ -869,6 +884,10 @@ def parser():
                                'published key')
     verify_p.add_argument('--suite-hashes', required=True, metavar='FILE',
                           help="the release's SUITE-SHA256SUMS")
+    verify_p.add_argument('--principal', metavar='NAME',
+                          help='the signer allowed_signers must name (the '
+                               "vendor's principal; default: any of the "
+                               'file)')
     cleanup = sub.add_parser('cleanup', help='remove what init --create '
                                              'made')
     cleanup.add_argument('--workspace', required=True)

@@ -33,6 +33,7 @@ from pending_tempest_plugin.conformance import catalogue
 from pending_tempest_plugin.conformance import report
 from pending_tempest_plugin.conformance import suite
 from pending_tempest_plugin.conformance import verdict
+from pending_tempest_plugin.runner import artifacts
 from pending_tempest_plugin.runner import bundle
 from pending_tempest_plugin.runner import cli
 from pending_tempest_plugin.unit_tests import test_report
@@ -176,6 +177,19 @@ class TestRerun(testtools.TestCase):
                          [r.status for r in records])
         self.assertEqual({test_report.HS03: 2, test_report.UP: 2}, origin)
 
+    def test_a_rerun_that_skips_a_failed_test_clears_nothing(self):
+        failed = (test_report._test('test_x', test_report.HS03), 'fail',
+                  'AssertionError: x')
+        first = test_report._records([
+            ('setUpClass (%s)' % test_report.HS_CLASS, 'fail', 'boom'),
+            failed])
+        second = test_report._records([
+            (test_report._test('test_x', test_report.HS03), 'skip', 'no'),
+            ('setUpClass (%s)' % test_report.HS_CLASS, 'skip', 'no')])
+        records, origin = verdict.combine_attempts([first, second])
+        self.assertEqual(['fail', 'fail'], [r.status for r in records[:2]])
+        self.assertEqual({test_report.HS03: 1}, origin)
+
     def test_rows_a_rerun_decided_are_marked_and_named_first(self):
         tests = _passing(('HS',))
         origin = {tests[0][0].split('[id-')[1].rstrip(']'): 2}
@@ -301,10 +315,16 @@ class TestBundle(testtools.TestCase):
                           'command': ['pending-conformance', 'run']}]})
         with open(os.path.join(results, 'report.json'), 'w') as f:
             json.dump(result, f)
-        for name in ('report.txt', 'results.xml', 'results.html',
-                     'tempest.log'):
+        records = test_report._records(_passing(('HS',)))
+        for name, text in (
+                ('report.txt', report.render(
+                    result['requirements'], result['totals'],
+                    result['verdict']) + '\n'),
+                ('results.xml', artifacts.junit(records)),
+                ('results.html', artifacts.html_page(result, records)),
+                ('tempest.log', 'x\n')):
             with open(os.path.join(results, name), 'w') as f:
-                f.write('x\n')
+                f.write(text)
         with open(os.path.join(results, 'tempest.conf'), 'w') as f:
             f.write('[auth]\nadmin_username = admin\nadmin_password = ***\n'
                     '[nova_conformance]\ndisruptive_tests = true\n')
@@ -327,6 +347,9 @@ class TestBundle(testtools.TestCase):
             manifest['files'] = {n: bundle._sha(d) for n, d in files.items()
                                  if n not in bundle.UNSIGNED}
             files['manifest.json'] = json.dumps(manifest).encode()
+            files['SHA256SUMS'] = ''.join(
+                '%s  %s\n' % (sha, n) for n, sha in sorted(
+                    manifest['files'].items())).encode()
             files['manifest.json.sig'] = bundle._sign(
                 sign_key, files['manifest.json'])
         out = os.path.join(self.tmp, 'bad-%d.tar.gz' % len(os.listdir(
@@ -342,7 +365,8 @@ class TestBundle(testtools.TestCase):
         path = self.make()
         lines = self.verify(path)
         self.assertIn('signed by certs@vendor.example', lines[1])
-        self.assertIn('certified: host-status', lines[-1])
+        self.assertIn('certified: host-status', lines[5])
+        self.assertIn('  certified scopes: host-status', lines)
         files = bundle._read_bundle(path)
         for name in ('results/report.json', 'results/results.subunit',
                      'results/results.xml', 'results/results.html',
@@ -385,6 +409,14 @@ class TestBundle(testtools.TestCase):
             rep['header']['admin'] = False
             files['results/report.json'] = json.dumps(rep).encode()
 
+        def manifest_scope(files):
+            manifest = json.loads(files['manifest.json'])
+            manifest['scopes'][1]['status'] = 'certified'
+            files['manifest.json'] = json.dumps(manifest).encode()
+
+        def html(files):
+            files['results/results.html'] += b'<p>PASS</p>'
+
         def leak(files):
             files['results/tempest.conf'] = (
                 b'[auth]\nadmin_password = hunter22secret\n')
@@ -392,7 +424,7 @@ class TestBundle(testtools.TestCase):
             ('tampered file', self.rewrite(good, tamper), {},
              'results/tempest.log: sha256 '),
             ('edited report', self.rewrite(good, edit_report, self.key), {},
-             'report.json: requirement HS-01 says fail'),
+             'report.json: requirement HS-01 is not what the bundle'),
             ('wrong key', self.rewrite(good, lambda f: None, other), {},
              'manifest.json.sig: made by no key of'),
             ('unsigned', self.rewrite(good, lambda f: None,
@@ -406,6 +438,11 @@ class TestBundle(testtools.TestCase):
             ('admin edited', self.rewrite(good, admin, self.key), {},
              'report.json: admin False, but results/tempest.conf gives '
              'True'),
+            ('manifest says more', self.rewrite(good, manifest_scope,
+                                                self.key), {},
+             "manifest.json: scopes is"),
+            ('a rendering edited', self.rewrite(good, html, self.key), {},
+             'results/results.html: not the rendering'),
             ('unredacted secret', self.rewrite(good, leak, self.key), {},
              'results/tempest.conf:2: admin_password is not redacted'),
         ]
@@ -413,6 +450,13 @@ class TestBundle(testtools.TestCase):
             e = self.assertRaises(bundle.BundleError, self.verify, path,
                                   **kwargs)
             self.assertIn(message, str(e), name)
+
+    def test_another_principal_is_refused(self):
+        e = self.assertRaises(bundle.BundleError, bundle.verify, self.make(),
+                              self.allowed, self.sums,
+                              principal='certs@rival.example')
+        self.assertIn('made by certs@vendor.example, not by --principal '
+                      'certs@rival.example', str(e))
 
     def test_a_development_build_is_refused_by_bundle_and_verify(self):
         good = self.make()
