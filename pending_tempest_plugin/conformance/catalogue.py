@@ -311,10 +311,8 @@ def _validate_scopes(catalogue):
                 problems.append('%s: spec %s is already in scope %s'
                                 % (where, prefix, owner[prefix]))
             owner.setdefault(prefix, scope.name)
-        fake = Requirement(where, None, None, None, None, None, None, (),
-                           None, None, None, scope.claimed)
         problems.extend(p.replace(where + ': applies', where + ': claimed')
-                        for p in _validate_applies(fake))
+                        for p in _validate_applies(_scope_condition(scope)))
         unknown = [c for c in scope.claims if c not in options]
         if unknown:
             problems.append('%s: claims %s are not [nova_conformance] '
@@ -323,6 +321,17 @@ def _validate_scopes(catalogue):
         if catalogue.scopes:
             problems.append('spec %s: in no scope' % prefix)
     return problems
+
+
+def _scope_condition(scope):
+    """A scope's ``claimed`` as the requirement ``applies`` reads."""
+    return Requirement('scope %s' % scope.name, None, None, None, None, None,
+                       None, (), None, None, None, scope.claimed)
+
+
+def scope_unclaimed(scope, claims):
+    """None if the claims claim ``scope``, else why not (as applicable)."""
+    return applicable(_scope_condition(scope), claims)
 
 
 def _validate_applies(req):

@@ -107,15 +107,23 @@ def context_from_tempest_conf(path):
     account of role ``admin`` (or ``types: [admin]``).
     """
     claims, parser = claims_of_tempest_conf(path)
-    get = (lambda s, k, d='': parser.get(s, k).strip()
-           if parser.has_option(s, k) else d)
-    dynamic = _BOOL.get(get('auth', 'use_dynamic_credentials', 'true')
-                        .lower(), True)
-    if dynamic:
-        admin = bool(get('auth', 'admin_username'))
-    else:
-        admin = _accounts_have_admin(get('auth', 'test_accounts_file'))
+    admin = dynamic_admin(parser)
+    if admin is None:
+        admin = _accounts_have_admin(parser.get(
+            'auth', 'test_accounts_file', fallback='').strip())
     return claims, admin
+
+
+def dynamic_admin(parser):
+    """Whether a parsed tempest.conf's dynamic credentials have admin.
+
+    None when it uses pre-provisioned accounts (their file decides).
+    """
+    dynamic = _BOOL.get(parser.get('auth', 'use_dynamic_credentials',
+                                   fallback='true').strip().lower(), True)
+    if not dynamic:
+        return None
+    return bool(parser.get('auth', 'admin_username', fallback='').strip())
 
 
 def claims_of_tempest_conf(path):

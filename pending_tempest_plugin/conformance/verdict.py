@@ -143,12 +143,18 @@ def records_from_subunit(stream):
     return records
 
 
+def attempt_subunit(number):
+    """The stream of attempt ``number`` (from 1), in the run's folder."""
+    return ('results.subunit' if number == 1 else
+            'attempt-%d/results.subunit' % number)
+
+
 def _record_owner(rec):
     """The class (or module) a record belongs to: a test's or a fixture's."""
     match = FIXTURE_RE.match(rec.id)
     if match:
         return match.group('owner')
-    return rec.id.split('[', 1)[0].rsplit('.', 1)[0]
+    return _owner_of(rec.id.split('[', 1)[0])
 
 
 def _test_key(rec):
@@ -407,12 +413,9 @@ def scope_results(cat, rows, claims_of_legs, mode, general=(), legs=None):
     out = []
     legs = legs or [None] * len(claims_of_legs)
     for scope in cat.scopes:
-        condition = catalogue.Requirement(
-            scope.name, None, None, None, None, None, None, (), None, None,
-            None, scope.claimed)
         claimed, why_not = [], None
         for leg, claims in zip(legs, claims_of_legs):
-            why = catalogue.applicable(condition, claims or {})
+            why = catalogue.scope_unclaimed(scope, claims or {})
             if why:
                 why_not = why_not or why
                 continue

@@ -77,6 +77,12 @@ def _sha(data):
     return hashlib.sha256(data).hexdigest()
 
 
+def _sha256sums(listing):
+    """``sha256sum`` text of a manifest's ``files`` ({name: sha256})."""
+    return ''.join('%s  %s\n' % (sha, name)
+                   for name, sha in sorted(listing.items()))
+
+
 def _now():
     return datetime.datetime.now(datetime.timezone.utc).strftime(
         '%Y-%m-%dT%H:%M:%SZ')
@@ -198,7 +204,8 @@ def make(root, product_path, key, output=None, results=None, argv=None):
                           'is %s: bundle with the suite that ran'
                           % (report_path, header.get('suite_sha256'),
                              suite.digest(sums)))
-    cat_data = open(catalogue.CATALOGUE_PATH, 'rb').read()
+    with open(catalogue.CATALOGUE_PATH, 'rb') as f:
+        cat_data = f.read()
     if _sha(cat_data) != header.get('catalogue_sha256'):
         raise BundleError('%s: catalogue_sha256 is not the installed '
                           "catalogue's" % report_path)
@@ -255,9 +262,7 @@ def make(root, product_path, key, output=None, results=None, argv=None):
     manifest_data = json.dumps(manifest, indent=1, sort_keys=True).encode()
     contents['manifest.json'] = manifest_data
     contents['manifest.json.sig'] = _sign(key, manifest_data)
-    contents['SHA256SUMS'] = ''.join(
-        '%s  %s\n' % (_sha(d), n) for n, d in sorted(contents.items())
-        if n not in UNSIGNED).encode()
+    contents['SHA256SUMS'] = _sha256sums(manifest['files']).encode()
     output = os.path.abspath(output or os.path.join(root, 'bundle.tar.gz'))
     with tarfile.open(output + '.tmp', 'w:gz') as tar:
         for name, data in sorted(contents.items()):
@@ -378,17 +383,15 @@ def _rederive(files, rep):
     if told != header.get('claims'):
         raise BundleError('report.json: its claims are not those of '
                           'results/tempest.conf')
-    admin = None   # pre-provisioned accounts: their file is not bundled
-    if parser.get('auth', 'use_dynamic_credentials', fallback='true').strip(
-            ).lower() not in ('false', '0', 'no', 'off'):
-        admin = bool(parser.get('auth', 'admin_username', fallback='')
-                     .strip())
+    # None with pre-provisioned accounts: their file is not bundled.
+    admin = report_mod.dynamic_admin(parser)
     if admin is not None and admin != bool(header.get('admin')):
         raise BundleError('report.json: admin %s, but results/tempest.conf '
                           'gives %s' % (header.get('admin'), admin))
-    attempts = header.get('attempts') or [{'subunit': 'results.subunit'}]
-    want = ['results.subunit'] + ['attempt-%d/results.subunit' % n
-                                  for n in range(2, len(attempts) + 1)]
+    attempts = header.get('attempts') or [
+        {'subunit': verdict_mod.attempt_subunit(1)}]
+    want = [verdict_mod.attempt_subunit(n)
+            for n in range(1, len(attempts) + 1)]
     if [a.get('subunit') for a in attempts] != want:
         raise BundleError('report.json: attempts %s, not 1 to %d in order '
                           '(%s)' % ([a.get('subunit') for a in attempts],
@@ -399,13 +402,9 @@ def _rederive(files, rep):
         raise BundleError('the bundle\'s streams %s are not the attempts '
                           'of report.json' % ', '.join(bundled))
     streams = []
-    for attempt in attempts:
-        name = 'results/' + attempt['subunit']
-        if name not in files:
-            raise BundleError('%s: missing (attempt %s of report.json)'
-                              % (name, attempt.get('attempt', 1)))
+    for name in want:   # each bundled, as checked above
         streams.append(verdict_mod.records_from_subunit(
-            io.BytesIO(files[name])))
+            io.BytesIO(files['results/' + name])))
     records, origin = verdict_mod.combine_attempts(streams)
     try:
         declared = [catalogue.DeclaredTest(
@@ -520,9 +519,8 @@ def _verify(path, files, signer, suite_hashes):
     if not isinstance(manifest, dict):
         raise BundleError('manifest.json: not a mapping')
     _check_hashes(files, manifest)
-    sums = ''.join('%s  %s\n' % (sha, name) for name, sha in sorted(
-        manifest['files'].items()))
-    if files.get('SHA256SUMS', b'').decode('utf-8', 'replace') != sums:
+    if files.get('SHA256SUMS', b'').decode('utf-8', 'replace') != (
+            _sha256sums(manifest['files'])):
         raise BundleError('SHA256SUMS: not the manifest\'s files')
     rep = _json(files, 'results/report.json')
     if not isinstance(rep, dict) or not isinstance(rep.get('header'), dict):

@@ -437,7 +437,8 @@ def read_report(path):
 
 def _attempt_files(out, header):
     """The subunit file of each attempt of the run whose report is in OUT."""
-    attempts = header.get('attempts') or [{'subunit': 'results.subunit'}]
+    attempts = header.get('attempts') or [
+        {'subunit': verdict_mod.attempt_subunit(1)}]
     return [os.path.join(out, a['subunit']) for a in attempts]
 
 
@@ -558,8 +559,7 @@ def cmd_run(args):
     print(flush=True)
     ended = _now()
     number = len(earlier) + 1
-    subunit = ('results.subunit' if number == 1 else
-               'attempt-%d/results.subunit' % number)
+    subunit = verdict_mod.attempt_subunit(number)
     os.makedirs(os.path.dirname(os.path.join(out, subunit)), exist_ok=True)
     with open(os.path.join(out, subunit), 'wb') as f:
         f.write(stream)
@@ -598,7 +598,7 @@ def cmd_run(args):
         origin=origin if number > 1 else None)
     header = result['header']
     attempts = ((previous or {}).get('header', {}).get('attempts') or (
-        [{'attempt': 1, 'subunit': 'results.subunit',
+        [{'attempt': 1, 'subunit': verdict_mod.attempt_subunit(1),
           'regex': previous['header'].get('regex'),
           'started': previous['header'].get('started'),
           'ended': previous['header'].get('ended'),
