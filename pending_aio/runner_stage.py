@@ -40,6 +40,7 @@ import json
 import os
 import pwd
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -246,6 +247,10 @@ class Runner(object):
         """
         base = self.base + '/certificate'
         cert = pbase + '/cert'
+        if not shutil.which('ssh-keygen'):
+            # The functional stage's "up over SSH" installs it earlier.
+            fail('ssh-keygen is needed to sign and verify bundles: apt-get '
+                 'install openssh-client')
         sh.echo("-- bundle (the wheel's runner, as %s) -> verify (this "
                 "checkout's): it passes; a changed file, another key, "
                 'another suite are refused' % (user or 'this user'))
