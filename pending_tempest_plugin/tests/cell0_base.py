@@ -261,8 +261,12 @@ class Cell0Test(base.ConformanceTest):
             project_id or self.owner_project_id, detail=True)['quota_set']
         return quota[resource]['limit'], quota[resource]['in_use']
 
-    def others_usage(self, resource):
+    def others_usage(self, resource, quotas=None, servers=None):
         """What the owner's servers count against ``resource`` now.
+
+        :param quotas: the admin's quota sets client (default: the cloud's
+                       compute endpoint).
+        :param servers: the owner's servers client (default: the same).
 
         The quota's ``in_use`` once it equals what the owner's servers,
         as listed, need: a server a previous test deleted may still count
@@ -278,12 +282,12 @@ class Cell0Test(base.ConformanceTest):
                 return 0
 
         def listed():
-            servers = self.owner_servers.list_servers()['servers']
-            return sum(need(s['id']) for s in servers)
+            listing = (servers or self.owner_servers).list_servers()
+            return sum(need(s['id']) for s in listing['servers'])
 
         try:
             return polling.poll(
-                lambda: (self.usage(resource)[1], listed()),
+                lambda: (self.usage(resource, quotas=quotas)[1], listed()),
                 lambda pair: pair[0] == pair[1], 30,
                 waiters.poll_interval(), what='%s in use' % resource)[0]
         except polling.PollTimeout as exc:
