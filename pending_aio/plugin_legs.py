@@ -160,6 +160,7 @@ def tee_plugin(log, *args, **kwargs):
     rc = sh.tee(log, plugin_argv(*args),
                 cwd=kwargs.get('cwd') or sh.path('tempest'))
     if rc:
+        sh.record_failures(log)
         raise SystemExit(rc)
 
 

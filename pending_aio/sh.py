@@ -314,6 +314,52 @@ def need(pattern, log, fixed=False):
         raise SystemExit(rc)
 
 
+FAILED = re.compile(rb'^\{\d+\} (\S+) .*\.\.\. FAILED$')
+ERROR_LINE = re.compile(rb'^ *[A-Za-z_.]*(Error|Exception|Exit)\b.*?: ')
+
+
+def failure_digest(log, limit=8):
+    """Each failed test of a stestr LOG: its id and its error's first lines.
+
+    The test's ``... FAILED`` line, then the traceback's last exception
+    line and what follows it up to the blank line (``limit`` lines at
+    most): enough to say what failed when only the end of a long output
+    survives (a CI's tail shows the last test's captured logging).
+    """
+    lines = read_lines(log)
+    digest = []
+    for i, line in enumerate(lines):
+        match = FAILED.match(line)
+        if not match:
+            continue
+        digest.append(b'FAILED ' + match.group(1))
+        error = None
+        for j in range(i + 1, len(lines)):
+            if FAILED.match(lines[j]) or lines[j].startswith(
+                    b'Captured pythonlogging'):
+                break
+            if ERROR_LINE.match(lines[j]):
+                error = j
+        if error is not None:
+            for text in lines[error:error + limit]:
+                if not text.strip():
+                    break
+                digest.append(b'    ' + text.strip()[:300])
+    return digest
+
+
+def record_failures(log):
+    """Append LOG's :func:`failure_digest` to the stage's failures file.
+
+    The functional stage prints that file last when it fails.
+    """
+    digest = failure_digest(log)
+    if digest:
+        with open(log_dir(path('logs', 'failed-tests.txt')), 'ab') as f:
+            f.write(('in %s:\n' % log).encode())
+            f.write(b''.join(line + b'\n' for line in digest))
+
+
 def write_lines(lines, err=False):
     out = sys.stderr if err else sys.stdout
     out.flush()

@@ -104,6 +104,30 @@ class TestSh(StageTestCase):
         with open(log) as f:
             self.assertEqual(' - Passed: 2\n', f.read())
 
+    def test_failure_digest_names_each_failed_test_and_its_error(self):
+        log = self.write('run.log', (
+            '{0} pkg.tests.A.test_ok [1.0s] ... ok\n'
+            '{1} pkg.tests.B.test_quota [9.1s] ... FAILED\n'
+            '\nCaptured traceback:\n~~~~\n'
+            '    Traceback (most recent call last):\n'
+            '      File "x.py", line 3, in test_quota\n'
+            '    raise self.failureException(msg)\n\n'
+            '    AssertionError: ram quota: built on cn2\n'
+            '  usage grew past the quota\n\n'
+            'Captured pythonlogging:\n~~~~\n'
+            '    AssertionError: in a log line, not the error\n'
+            '{0} pkg.tests.C.test_gone [0.1s] ... FAILED\n'))
+        self.assertEqual([b'FAILED pkg.tests.B.test_quota',
+                          b'    AssertionError: ram quota: built on cn2',
+                          b'    usage grew past the quota',
+                          b'FAILED pkg.tests.C.test_gone'],
+                         sh.failure_digest(log))
+        sh.record_failures(log)
+        sh.record_failures(self.write('clean.log', '{0} a ... ok\n'))
+        with open(sh.path('logs', 'failed-tests.txt')) as f:
+            self.assertEqual(['in %s:' % log, 'FAILED pkg.tests.B.test_quota'],
+                             f.read().splitlines()[:2])
+
     def test_logs_directory_made_on_a_fresh_machine(self):
         # A fresh checkout has no $AIO_DIR/logs before its first `up`:
         # `tox -e conformance` writes the first leg's `up` log there.
