@@ -484,19 +484,67 @@ class TestDown(AioProcTestCase):
                 aio_proc.down(aio_proc.Supervisor('c', 'ctl', 'd', 'p'),
                               aio_dir)
 
-    def test_epmd_stops_after_every_other_program(self):
-        # RabbitMQ starts an epmd of its own when ours stops before it.
-        sup = aio_proc.Supervisor('c', 'ctl', 'd', 'p')
-        status = ('epmd RUNNING pid 1\nrabbitmq RUNNING pid 2\n'
-                  'nova-api RUNNING pid 3\n')
-        with mock.patch.object(aio_proc.Supervisor, 'call', autospec=True,
-                               side_effect=[status, '', '']) as call:
-            sup.stop_all()
+    def supervisor(self):
+        os.makedirs(self.path('conf.d'))
+        conf = self.path('supervisord.conf')
+        with open(conf, 'w') as f:
+            f.write('[supervisord]\nlogfile = x\n\n[include]\n'
+                    'files = %s/*.conf\n' % self.path('conf.d'))
+        for phase, programs in (
+                ('backends', [('mariadb', 10), ('epmd', 10),
+                              ('rabbitmq', 20)]),
+                ('services', [('placement', 200), ('nova-api', 210),
+                              ('nova-conductor', 210),
+                              ('nova-compute-cn1', 220)])):
+            with open(self.path('conf.d', phase + '.conf'), 'w') as f:
+                for name, priority in programs:
+                    f.write('[program:%s]\ncommand=x\npriority=%d\n'
+                            'stopwaitsecs=30\n\n' % (name, priority))
+        return aio_proc.Supervisor(conf, 'ctl', 'd', 'p')
+
+    def test_priorities_from_the_included_program_files(self):
         self.assertEqual(
-            [mock.call(sup, 'status', check=False),
-             mock.call(sup, 'stop', 'rabbitmq', 'nova-api', check=False),
-             mock.call(sup, 'stop', 'epmd', check=False)],
-            call.call_args_list)
+            {'mariadb': 10, 'epmd': 10, 'rabbitmq': 20, 'placement': 200,
+             'nova-api': 210, 'nova-conductor': 210,
+             'nova-compute-cn1': 220},
+            self.supervisor().priorities())
+        self.assertEqual({}, aio_proc.Supervisor(
+            self.path('none.conf'), 'ctl', 'd', 'p').priorities())
+
+    def test_waves_last_started_first_each_at_once_epmd_last(self):
+        # The services before their backends (a gunicorn whose database had
+        # stopped waited out its stop timeout); RabbitMQ starts an epmd of
+        # its own when ours stops before it.
+        sup = self.supervisor()
+        status = ''.join('%s RUNNING pid %d\n' % (name, pid) for pid, name in
+                         enumerate(['epmd', 'mariadb', 'nova-api',
+                                    'nova-compute-cn1', 'nova-conductor',
+                                    'placement', 'rabbitmq', 'other'], 1))
+        waves = []
+        with mock.patch.object(aio_proc.Supervisor, 'call', autospec=True,
+                               return_value=status):
+            with mock.patch.object(
+                    aio_proc.Supervisor, 'call_each', autospec=True,
+                    side_effect=lambda s, verb, names: waves.append(
+                        (verb, names))):
+                sup.stop_all()
+        self.assertEqual(
+            [('stop', ['other']), ('stop', ['nova-compute-cn1']),
+             ('stop', ['nova-api', 'nova-conductor']),
+             ('stop', ['placement']), ('stop', ['rabbitmq']),
+             ('stop', ['mariadb']), ('stop', ['epmd'])], waves)
+
+    def test_a_wave_that_fails_does_not_stop_the_others(self):
+        sup = self.supervisor()
+        with mock.patch.object(aio_proc.Supervisor, 'call', autospec=True,
+                               return_value='mariadb RUNNING pid 1\n'
+                               'placement RUNNING pid 2\n'):
+            with mock.patch.object(aio_proc.Supervisor, 'call_each',
+                                   autospec=True,
+                                   side_effect=aio_proc.AioError('x')) as each:
+                sup.stop_all()
+        # placement's wave, mariadb's, the (empty) last one
+        self.assertEqual(3, each.call_count)
 
 
 class TestCached(AioProcTestCase):
