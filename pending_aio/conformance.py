@@ -603,7 +603,7 @@ def main(argv):
 
 
 def report(json_file, ws=None, mode=None, quiet=False):
-    """``stestr last --subunit | python -m ...conformance.report``.
+    """``stestr last --subunit | python -m ...runner.report``.
 
     Of the workspace ``ws`` (default: nova's own control services'), in
     ``mode`` (default explore); ``quiet``: the report is not printed.  Its
@@ -616,7 +616,7 @@ def report(json_file, ws=None, mode=None, quiet=False):
                                'last', '--subunit'],
                               cwd=tempest, stdout=subprocess.PIPE)
     rep = subprocess.Popen(
-        [sh.tools_python(), '-m', 'pending_tempest_plugin.conformance.report',
+        [sh.tools_python(), '-m', 'pending_tempest_plugin.runner.report',
          '--tempest-conf', os.path.join(tempest, 'etc', 'tempest.conf'),
          '--json', json_file] + (['--mode', mode] if mode else []),
         cwd=tempest, stdin=stestr.stdout,

@@ -293,7 +293,7 @@ CLAIM_KEYS = {
 
 def _validate_scopes(catalogue):
     """Each spec in exactly one scope; names, conditions and claims valid."""
-    from pending_tempest_plugin.runner import claims as claims_mod
+    from pending_tempest_plugin.conformance import claims as claims_mod
 
     problems, owner = [], {}
     options = set(claims_mod.defaults())

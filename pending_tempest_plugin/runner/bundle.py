@@ -41,9 +41,9 @@ import tempfile
 import yaml
 
 from pending_tempest_plugin.conformance import catalogue
-from pending_tempest_plugin.conformance import report as report_mod
 from pending_tempest_plugin.conformance import suite
 from pending_tempest_plugin.conformance import verdict as verdict_mod
+from pending_tempest_plugin.runner import report as report_mod
 from pending_tempest_plugin.runner import workspace as ws
 
 # The signature's namespace (ssh-keygen -n): a signature made for anything

@@ -27,14 +27,14 @@ import sys
 import types
 import uuid
 
-from pending_tempest_plugin.conformance import report as report_mod
+from pending_tempest_plugin.conformance import claims as claims_mod
 from pending_tempest_plugin.conformance import suite
 from pending_tempest_plugin.conformance import verdict as verdict_mod
 from pending_tempest_plugin.runner import artifacts
-from pending_tempest_plugin.runner import claims as claims_mod
 from pending_tempest_plugin.runner import discovery
 from pending_tempest_plugin.runner import leaks as leaks_mod
 from pending_tempest_plugin.runner import phases
+from pending_tempest_plugin.runner import report as report_mod
 from pending_tempest_plugin.runner import workspace as ws
 
 DEFAULT_REGEX = r'^pending_tempest_plugin\.tests\.'

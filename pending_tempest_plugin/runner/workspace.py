@@ -267,7 +267,7 @@ def empty_conf():
 def tempest_conf(workspace, found, claims, prefix, admin_auth=None,
                  accounts=None, cacert=None, verify=True):
     """The whole tempest.conf as a ConfigParser."""
-    from pending_tempest_plugin.runner import claims as claims_mod
+    from pending_tempest_plugin.conformance import claims as claims_mod
 
     conf = empty_conf()
 
@@ -388,7 +388,7 @@ def from_source(source, source_conf, workspace, claims, prefix,
     from the claims, and the accounts file (``accounts``: the copy init
     made of the source's ``[auth] test_accounts_file``).
     """
-    from pending_tempest_plugin.runner import claims as claims_mod
+    from pending_tempest_plugin.conformance import claims as claims_mod
 
     conf = empty_conf()
     for section in source.sections():

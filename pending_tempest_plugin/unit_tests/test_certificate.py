@@ -30,12 +30,12 @@ import fixtures
 import testtools
 
 from pending_tempest_plugin.conformance import catalogue
-from pending_tempest_plugin.conformance import report
 from pending_tempest_plugin.conformance import suite
 from pending_tempest_plugin.conformance import verdict
 from pending_tempest_plugin.runner import artifacts
 from pending_tempest_plugin.runner import bundle
 from pending_tempest_plugin.runner import cli
+from pending_tempest_plugin.runner import report
 from pending_tempest_plugin.unit_tests import test_report
 
 CAT = catalogue.load()

@@ -271,27 +271,6 @@ class TestWeights(fakes.FileTestCase):
                       str(self.assertRaises(ValueError, phases.all_weights,
                                             [bad])))
 
-    def test_upstream_subset_weights_load(self):
-        # The functional stage's file for the upstream Tempest subset.
-        from pending_aio import functional
-        weights = phases.all_weights([functional.UPSTREAM_WEIGHTS])
-        upstream = [c for c in weights if c.startswith('tempest.api.')]
-        self.assertGreater(len(upstream), 10)
-        self.assertTrue(all(weights[c] > 0 for c in upstream))
-
-    def test_conformance_legs_weights_name_suite_classes(self):
-        # The partial legs' own weights (pending-conformance run
-        # --weights) load, and name only classes of the suite.
-        from pending_aio import conformance
-        suite = phases.load_weights()
-        legs = [leg for leg in conformance.LEGS if leg.weights]
-        self.assertEqual(1, len(legs))
-        for leg in legs:
-            own = phases.load_weights(leg.weights)
-            self.assertTrue(own)
-            self.assertEqual([], sorted(set(own) - set(suite)))
-            self.assertTrue(all(v >= 0 for v in own.values()))
-
     def test_worker_file_selects_each_test_once(self):
         from stestr import selection
         import yaml

@@ -28,8 +28,8 @@ import subunit
 import testtools
 
 from pending_tempest_plugin.conformance import catalogue
-from pending_tempest_plugin.conformance import report
 from pending_tempest_plugin.conformance import verdict
+from pending_tempest_plugin.runner import report
 from pending_tempest_plugin.unit_tests import fakes
 
 MOD = 'pending_tempest_plugin.tests.api.compute.'

@@ -22,11 +22,11 @@ from xml.etree import ElementTree
 import fixtures
 import testtools
 
-from pending_tempest_plugin.conformance import report
+from pending_tempest_plugin.conformance import claims
 from pending_tempest_plugin.runner import artifacts
-from pending_tempest_plugin.runner import claims
 from pending_tempest_plugin.runner import cli
 from pending_tempest_plugin.runner import discovery
+from pending_tempest_plugin.runner import report
 from pending_tempest_plugin.runner import workspace
 from pending_tempest_plugin.unit_tests import fakes
 from pending_tempest_plugin.unit_tests import test_report

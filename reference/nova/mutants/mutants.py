@@ -27,7 +27,7 @@ reason.
 Data only: the machinery that applies, restores and judges them is
 ``pending_aio/mutant.py`` (``python -m pending_aio mutant``), which loads
 this file by its path; the unit tests
-(``pending_tempest_plugin/unit_tests/test_nova_mutant.py``) check the
+(``pending_aio/tests/test_nova_mutant.py``) check the
 batch rules.
 """
 

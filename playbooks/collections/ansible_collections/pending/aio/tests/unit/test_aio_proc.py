@@ -34,10 +34,13 @@ import fixtures
 from oslotest import base
 import yaml
 
-sys.path.insert(0, os.path.join(
-    os.path.dirname(__file__), '..', '..', 'playbooks', 'collections'))
-from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
-    aio_proc)
+from ansible_collections.pending.aio.plugins.module_utils import aio_proc
+
+# This file is in the collection's tests/unit; the playbooks are six folders
+# up.
+COLLECTION = os.path.abspath(os.path.join(os.path.dirname(__file__), '..',
+                                          '..'))
+PLAYBOOKS = os.path.abspath(os.path.join(COLLECTION, '..', '..', '..', '..'))
 
 
 class AioProcTestCase(base.BaseTestCase):
@@ -598,8 +601,7 @@ class TestAioctl(AioProcTestCase):
 
     def test_status_of_a_cloud_that_is_down(self):
         # tools/aio status runs playbooks/files/aioctl.py as a program.
-        aioctl = os.path.join(os.path.dirname(__file__), '..', '..',
-                              'playbooks', 'files', 'aioctl.py')
+        aioctl = os.path.join(PLAYBOOKS, 'files', 'aioctl.py')
         proc = subprocess.run(
             [sys.executable, aioctl, 'status', '--conf', 'c', '--ctl', 'x',
              '--daemon', 'd', '--pidfile', self.path('none.pid')],
@@ -612,10 +614,7 @@ class TestModuleDocs(base.BaseTestCase):
     """Each module documents itself as ansible-doc reads it."""
 
     def test_documentation_parses_and_names_the_module(self):
-        modules = os.path.join(
-            os.path.dirname(__file__), '..', '..', 'playbooks',
-            'collections', 'ansible_collections', 'pending', 'aio',
-            'plugins', 'modules')
+        modules = os.path.join(COLLECTION, 'plugins', 'modules')
         names = sorted(f[:-3] for f in os.listdir(modules)
                        if f.endswith('.py'))
         self.assertIn('files', names)

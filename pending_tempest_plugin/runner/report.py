@@ -42,9 +42,9 @@ import sys
 import yaml
 
 from pending_tempest_plugin.conformance import catalogue
+from pending_tempest_plugin.conformance import claims as claims_mod
 from pending_tempest_plugin.conformance import suite
 from pending_tempest_plugin.conformance import verdict as verdict_mod
-from pending_tempest_plugin.runner import claims as claims_mod
 from pending_tempest_plugin.runner import workspace
 
 

@@ -24,21 +24,19 @@ import os
 import re
 import stat
 import string
-import sys
 
 import fixtures
 from oslotest import base
 import yaml
 
-from pending_tempest_plugin.unit_tests import fakes
-
-sys.path.insert(0, os.path.join(fakes.REPO, 'playbooks', 'collections'))
-from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
-    aio_proc)
-from ansible_collections.pending.aio.plugins.modules import (  # noqa
+from ansible_collections.pending.aio.plugins.module_utils import aio_proc
+from ansible_collections.pending.aio.plugins.modules import (
     secrets as aio_secrets)
 
-PLAYBOOKS = os.path.join(fakes.REPO, 'playbooks')
+# The collection's tests are in playbooks/collections/ansible_collections/
+# pending/aio/tests/unit: the playbooks are six folders up.
+PLAYBOOKS = os.path.abspath(os.path.join(
+    os.path.dirname(__file__), *(['..'] * 6)))
 TEMPLATES = os.path.join(PLAYBOOKS, 'roles', 'aio_files', 'templates')
 
 # The variables that hold a secret, or a value built from one (the database

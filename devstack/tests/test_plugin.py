@@ -39,8 +39,8 @@ from oslotest import base
 import yaml
 
 from pending_tempest_plugin.common import features
+from pending_tempest_plugin.conformance import claims as claims_mod
 from pending_tempest_plugin.conformance import policy_profiles
-from pending_tempest_plugin.runner import claims as claims_mod
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
