@@ -66,6 +66,7 @@ import time
 import pending_aio
 from pending_aio import cloud
 from pending_aio import sh
+from pending_aio import topology
 
 # The suite and the parts of it that another configuration decides.
 SUITE_REGEX = r'^pending_tempest_plugin\.tests\.'
@@ -124,13 +125,8 @@ PENDING_OFF_LEG = Leg(
 # The functional stage's partial leg is this one (plugin_legs).
 LEGS = (DEFAULT_LEG, PENDING_OFF_LEG)
 # Each plane's options as the `up` variables that would give nova's own
-# control services the same (group_vars aio_nova_planes; a unit test ties
-# the two).
-PLANES = {
-    'pending-off': ('aio_use_pending_state=false aio_quota_counting=placement '
-                    'aio_quota_recheck=true'),
-    'unified-limits': 'aio_quota_counting=unified_limits',
-}
+# control services the same, from group_vars aio_nova_planes.
+PLANES = topology.planes()
 
 # What `up` variables put in tempest.conf (the seed's claims), and the
 # value of each on the default cloud (the reference nova): the checks that
@@ -147,7 +143,7 @@ CLAIMED_BY = {
 # of their own (group_vars aio_host_status_profile_apis); the seed claims
 # each but the cloud's own profile as [nova_conformance]
 # host_status_profile_services, at catalog service type compute-PROFILE.
-PROFILE_APIS = ('admin_or_owner', 'unknown_only')
+PROFILE_APIS = topology.profile_apis()
 # The seed writes booleans as true/false.
 _BOOLEANS = {'true': 'true', 'yes': 'true', '1': 'true', 'on': 'true',
              'false': 'false', 'no': 'false', '0': 'false', 'off': 'false'}

@@ -35,6 +35,7 @@ import subprocess
 
 from pending_aio import conformance
 from pending_aio import sh
+from pending_aio import topology
 
 # In the order they run, so that the cloud changes least: the mutants
 # leg's batches run on the default cloud (admin_only, quota counted in the
@@ -496,10 +497,9 @@ def leg_stock():
     expect_fail('stock-claims-features',
                 [sh.delete_line('pending_state_enabled'),
                  (r'^\[nova_conformance\]$',
-                  '[nova_conformance]\n'
-                  'pending_state_microversion = 2.105\n'
-                  'cell0_rebuild_microversion = 2.106\n'
-                  'pending_state_enabled = true')],
+                  '[nova_conformance]\n%s\npending_state_enabled = true'
+                  % '\n'.join('%s = %s' % claim for claim in sorted(
+                      topology.microversions().items())))],
                 '%s|%s' % (PENDING_CLASS_REGEX, CELL0_REBUILD_CLASS_REGEX),
                 'but the API advertises')
     clean()

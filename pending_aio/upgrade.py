@@ -59,7 +59,12 @@ import sys
 
 from pending_aio import client
 from pending_aio import mutant as nova_mutant
+from pending_aio import topology
 from pending_tempest_plugin.common import polling
+
+# The series' microversions (group_vars aio_reference_microversions).
+PENDING_MV = topology.microversions()['pending_state_microversion']
+REBUILD_MV = topology.microversions()['cell0_rebuild_microversion']
 
 PREFIX = 'pcupg-'
 TRAIT = 'CUSTOM_PCUPG_CAPACITY'
@@ -533,31 +538,34 @@ def leg(cloud, tree):
         raise UpgradeError('nova-status upgrade check after the upgrade: '
                            'expected "%s" to succeed and no check to fail, '
                            'got exit %d:\n%s' % (PENDING_CHECK, code, out))
-    cloud.boot('pending-after', trigger, '2.105')
+    cloud.boot('pending-after', trigger, PENDING_MV)
     body = cloud.wait('pending-after', {'PENDING', 'ERROR'})
     if body['status'] != 'PENDING':
         raise UpgradeError('a burial after the upgrade: expected PENDING, '
                            'got %s' % body['status'])
     cloud.capacity(True)
     resp = cloud.call('POST', '/servers/%s/action'
-                      % cloud.servers['buried-by-stock'], '2.106',
+                      % cloud.servers['buried-by-stock'], REBUILD_MV,
                       json={'rebuild': {'imageRef': body['image']['id']}})
     if resp.status_code != 409:
-        raise UpgradeError('rebuild at 2.106 of the server stock nova buried:'
-                           ' expected 409 (no recorded burial reason), got '
-                           '%d %s' % (resp.status_code, resp.text))
+        raise UpgradeError('rebuild at %s of the server stock nova buried: '
+                           'expected 409 (no recorded burial reason), got '
+                           '%d %s' % (REBUILD_MV, resp.status_code,
+                                      resp.text))
     for name in ('buried-mixed', 'pending-after'):
         resp = cloud.call('POST', '/servers/%s/action' % cloud.servers[name],
-                          '2.106', json={'rebuild': {
+                          REBUILD_MV, json={'rebuild': {
                               'imageRef': body['image']['id']}})
         if resp.status_code != 202:
-            raise UpgradeError('rebuild at 2.106 of %s: expected 202, got '
-                               '%d %s' % (name, resp.status_code, resp.text))
+            raise UpgradeError('rebuild at %s of %s: expected 202, got '
+                               '%d %s' % (REBUILD_MV, name, resp.status_code,
+                                          resp.text))
         cloud.wait(name, {'ACTIVE'})
     cloud.capacity(False)
-    observe(cloud, 'upgraded: buried servers rebuilt at 2.106', False)
+    observe(cloud, 'upgraded: buried servers rebuilt at %s' % REBUILD_MV,
+            False)
     say('nova-status upgrade check: success; a new burial PENDING; the '
-        'server stock nova buried: 409 at 2.106')
+        'server stock nova buried: 409 at %s' % REBUILD_MV)
 
 
 def main(argv):

@@ -1,0 +1,55 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The topology the stages read is the playbook's group variables."""
+
+from pending_aio import conformance
+from pending_aio import topology
+from pending_tempest_plugin.unit_tests import fakes
+
+
+class TestTopology(fakes.FileTestCase):
+
+    def group_vars(self):
+        return self.write('all.yaml', (
+            '---\n'
+            'aio_nova_planes:\n'
+            '  - {name: pend-off, use_pending_state: false, quota_counting: '
+            'placement, recheck_quota: true}\n'
+            '  - {name: limits, quota_counting: unified_limits}\n'
+            'aio_host_status_profile_apis: [unknown_only, admin_or_owner]\n'
+            'aio_reference_microversions:\n'
+            '  pending_state_microversion: "2.110"\n'
+            '  cell0_rebuild_microversion: "2.111"\n'))
+
+    def test_planes_as_up_variables_in_the_files_terms(self):
+        path = self.group_vars()
+        self.assertEqual(
+            {'pend-off': 'aio_use_pending_state=false '
+                         'aio_quota_counting=placement '
+                         'aio_quota_recheck=true',
+             'limits': 'aio_quota_counting=unified_limits'},
+            topology.planes(path))
+        self.assertEqual(('unknown_only', 'admin_or_owner'),
+                         topology.profile_apis(path))
+        # Strings: 2.110 is not 2.11.
+        self.assertEqual({'pending_state_microversion': '2.110',
+                          'cell0_rebuild_microversion': '2.111'},
+                         topology.microversions(path))
+
+    def test_the_stages_read_the_playbooks_file(self):
+        self.assertEqual(topology.planes(), conformance.PLANES)
+        self.assertEqual(topology.profile_apis(), conformance.PROFILE_APIS)
+        self.assertEqual(
+            ['cell0_rebuild_microversion', 'pending_state_microversion'],
+            sorted(topology.microversions()))
