@@ -13,11 +13,14 @@
 #    under the License.
 """The requirement catalogue and its consistency with the tests."""
 
+import importlib
+import itertools
 import os
 import textwrap
 
 from oslotest import base
 
+from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.conformance import catalogue
 from pending_tempest_plugin.unit_tests import fakes
@@ -384,3 +387,83 @@ class TestOutcomes(CatalogueTestCase):
             catalogue.requirement_outcomes(cat, {})['HS-02'])
         shipped = catalogue.requirement_outcomes(catalogue.load(), {})
         self.assertTrue(shipped['HS-10'][1].startswith('flagged 2026-11-22'))
+
+
+class TestApplicability(fakes.ConfTestCase):
+    """A row's ``applies:`` and its tests' ``required_features`` agree.
+
+    Wherever a verified row applies (every combination of the claims a
+    feature reads, each valid configuration), at least one of its tests
+    runs rather than skips: a row that applied where all its tests skip
+    would never be decided.  The claims' features are the ones evaluated
+    (the ``FEATURES_OF_CLAIMS``); the others (a disruptive compute, a
+    network, volumes, notifications ...) are what the cloud can do, not
+    what it claims, and are taken as available.
+    """
+
+    FEATURES_OF_CLAIMS = frozenset([
+        'pending_enabled', 'pending_enabled_any_trigger', 'pending_disabled',
+        'pending_microversion', 'cell0_rebuild', 'cell0_rebuild_microversion',
+        'new_microversion', 'build_failure', 'novalidhost'])
+    CLAIMS = (
+        ('pending_state_enabled', (True, False)),
+        ('pending_state_microversion', (None, '2.105')),
+        ('cell0_rebuild_microversion', (None, '2.106')),
+        ('build_failure_metadata', (None, 'fail=yes')),
+        ('host_status_policy_profile', ('admin_only', 'admin_or_owner',
+                                        'unknown_only')))
+
+    def classes(self):
+        tests, problems = catalogue.scan_tests()
+        self.assertEqual([], problems)
+        found = {}
+        for test in tests:
+            module, cls, _ = test.name.rsplit('.', 2)
+            found[test.idempotent_id] = getattr(
+                importlib.import_module(module), cls)
+        return found
+
+    def runs(self, cls):
+        """Whether CLS's claim features let it run under self.group."""
+        for feature in getattr(cls, 'required_features', ()):
+            if (feature.__name__ in self.FEATURES_OF_CLAIMS
+                    and feature(group=self.group)):
+                return False
+        return True
+
+    def combinations(self):
+        self.set(novalidhost_trigger='trait', capacity_hosts=['cn1'])
+        names = [name for name, _ in self.CLAIMS]
+        for values in itertools.product(*[v for _, v in self.CLAIMS]):
+            claims = dict(zip(names, values))
+            self.set(**claims)
+            if not features.config_problems(self.group):
+                yield claims
+
+    def undecided(self, rows, classes):
+        """(row, claims) where the row applies and none of its tests runs."""
+        found = []
+        for claims in self.combinations():
+            for req in rows:
+                if catalogue.applicable(req, claims) is None and not any(
+                        self.runs(classes[uuid]) for uuid in req.tests):
+                    found.append((req.id, tuple(sorted(
+                        (k, v) for k, v in claims.items()
+                        if k != 'host_status_policy_profile'))))
+        return sorted(set(found), key=repr)
+
+    def test_every_verified_row_has_a_test_wherever_it_applies(self):
+        rows = [r for r in catalogue.load().requirements if r.tests]
+        self.assertEqual([], self.undecided(rows, self.classes()))
+
+    def test_a_row_that_applies_where_its_tests_skip_is_found(self):
+        # PEND-04 stripped of its applies: its PENDING tests skip where
+        # pending_state_enabled is False, and the row would apply there.
+        row = [r for r in catalogue.load().requirements
+               if r.id == 'PEND-04'][0]
+        loose = row._replace(applies={})
+        found = self.undecided([loose], self.classes())
+        self.assertTrue(found)
+        self.assertEqual({'PEND-04'}, set(row_id for row_id, _ in found))
+        self.assertTrue(all(('pending_state_enabled', False) in claims
+                            for _, claims in found))
