@@ -60,16 +60,17 @@ LEGS = ('mutants', 'profiles', 'pending-off', 'stock')
 # switch); it is tox -e conformance's (conformance.PENDING_OFF_LEG: its
 # plane, claims and regex).
 PLUGIN_REGEX = conformance.SUITE_REGEX
-HS_REGEX = conformance.HS_REGEX
 # One class per feature: what a wrong claim must fail (a whole class,
 # class setup included, rather than the feature's every test).
-PENDING_CLASS_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
-                       r'test_pending_state\.PendingStateTest\.')
-CELL0_REBUILD_CLASS_REGEX = (r'^pending_tempest_plugin\.tests\.api\.'
-                             r'compute\.test_cell0_rebuild\.'
-                             r'Cell0RebuildTest\.')
-QUOTA_CLASS_REGEX = (r'^pending_tempest_plugin\.tests\.api\.compute\.'
-                     r'test_cell0_rebuild\.Cell0RebuildQuotaTest')
+COMPUTE = 'pending_tempest_plugin.tests.api.compute.'
+PENDING_CLASS = COMPUTE + 'test_pending_state.PendingStateTest'
+CELL0_REBUILD_CLASS = COMPUTE + 'test_cell0_rebuild.Cell0RebuildTest'
+QUOTA_CLASS = COMPUTE + 'test_cell0_rebuild.Cell0RebuildQuotaTest'
+HS_CLASS = COMPUTE + 'test_host_status.HostStatusTest'
+# Every class a leg or a wrong claim of this module names (a unit test
+# checks each is in the suite).
+CLASSES = (PENDING_CLASS, CELL0_REBUILD_CLASS, QUOTA_CLASS, HS_CLASS)
+PENDING_CLASS_REGEX = conformance.classes_regex(PENDING_CLASS)
 QUOTA_PASSED = r'test_rebuild_quota_recheck.* \.\.\. ok'
 SKIPPED = r'\.\.\. SKIPPED'
 NAMES_AN_OPTION = r'\[[a-z_-]+\] [a-z_]+'
@@ -317,7 +318,7 @@ def leg_profiles():
         r'^host_status_profile_services = .*',
         'host_status_profile_services = admin_or_owner:compute-unknown_only,'
         'unknown_only:compute-admin_or_owner')],
-        r'%s\.HostStatusTest\.test_up_visibility' % HS_REGEX,
+        conformance.classes_regex(HS_CLASS) + 'test_up_visibility',
         # Only the admin_or_owner nova-api, read as unknown_only's, shows
         # an UP host_status to the owner: a profile client that fell back
         # to the main (admin_only) endpoint would not.
@@ -328,7 +329,7 @@ def leg_profiles():
         (r'^host_status_policy_profile = .*',
          'host_status_policy_profile = admin_or_owner'),
         sh.delete_line('host_status_profile_services')],
-        r'%s\.HostStatusTest\.test_up_visibility' % HS_REGEX,
+        conformance.classes_regex(HS_CLASS) + 'test_up_visibility',
         'under-permission for persona owner_member under policy profile '
         'admin_or_owner')
     # The other quota counting mode's endpoint misdescribed: the quota
@@ -339,7 +340,8 @@ def leg_profiles():
     expect_fail('quota-services', [(
         r'^quota_counting_services = .*',
         'quota_counting_services = placement:compute-unified-limits')],
-        r'%s\.test_rebuild_quota_recheck\[' % QUOTA_CLASS_REGEX,
+        conformance.classes_regex(QUOTA_CLASS)
+        + r'test_rebuild_quota_recheck\[',
         # (testtools wraps the rest: "(cores quota 0, counted by placement,
         # nova-api of service type compute-unified-limits)".)
         'although the quota did not allow it')
@@ -500,7 +502,7 @@ def leg_stock():
                   '[nova_conformance]\n%s\npending_state_enabled = true'
                   % '\n'.join('%s = %s' % claim for claim in sorted(
                       topology.microversions().items())))],
-                '%s|%s' % (PENDING_CLASS_REGEX, CELL0_REBUILD_CLASS_REGEX),
+                conformance.classes_regex(PENDING_CLASS, CELL0_REBUILD_CLASS),
                 'but the API advertises')
     clean()
 

@@ -53,3 +53,36 @@ class TestTopology(fakes.FileTestCase):
         self.assertEqual(
             ['cell0_rebuild_microversion', 'pending_state_microversion'],
             sorted(topology.microversions()))
+
+
+class TestLegClasses(fakes.FileTestCase):
+    """Every class a leg names is a class of the suite."""
+
+    @staticmethod
+    def suite_classes():
+        from pending_tempest_plugin.conformance import catalogue
+        tests, _ = catalogue.scan_tests()
+        return set(t.name.rsplit('.', 1)[0] for t in tests)
+
+    @staticmethod
+    def named():
+        from pending_aio import plugin_legs
+        return set(conformance.PENDING_OFF_CLASSES) | set(plugin_legs.CLASSES)
+
+    def test_each_class_a_leg_names_is_in_the_suite(self):
+        self.assertEqual(set(), self.named() - self.suite_classes())
+
+    def test_a_renamed_class_is_found(self):
+        renamed = set(c for c in self.suite_classes()
+                      if not c.endswith('.Cell0RebuildQuotaTest'))
+        self.assertEqual(
+            {'pending_tempest_plugin.tests.api.compute.test_cell0_rebuild.'
+             'Cell0RebuildQuotaTest'}, self.named() - renamed)
+
+    def test_the_regex_selects_exactly_the_classes(self):
+        import re
+        regex = re.compile(conformance.classes_regex('a.B', 'a.C'))
+        self.assertTrue(regex.match('a.B.test_x[id-1]'))
+        self.assertTrue(regex.match('a.C.test_y'))
+        self.assertFalse(regex.match('a.BB.test_x'))
+        self.assertFalse(regex.match('aXB.test_x'))
