@@ -26,6 +26,16 @@ and PyYAML only), with the embedded cloud's tools venv
 (``$AIO_DIR/venvs/tools/bin/python``: openstacksdk, python-subunit) for
 the rest.  Importing the package imports nothing beyond the standard
 library; each subcommand imports what it needs.
+
+Its rooms, each with a docstring of its own: ``cloud/`` (the embedded
+cloud: up, down, and the checks of a running cloud), ``stages/`` (what
+the ``tox`` environments and CI run against it), ``bench/`` (the
+benchmarks), ``mutants/`` (mutation testing with the reference nova),
+``zuul/`` (the Zuul configuration checked); shared by them: ``cli`` (the
+subcommands), ``sh`` (commands run as a stage runs them), ``checks``
+(one-line checks) and ``topology`` (the cloud's planes, profiles and
+microversions, read from the playbook's group variables).  Their tests
+are in ``tests/``.
 """
 
 import os

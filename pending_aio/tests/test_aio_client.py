@@ -11,7 +11,7 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""The tools' retrying session (pending_aio/client.py) against a real socket.
+"""The tools' retrying session (pending_aio/cloud/client.py), on a socket.
 
 A small HTTP/1.1 server answers the first request of every connection with
 a kept-alive response and drops the connection, without a response, when a
@@ -24,7 +24,7 @@ import threading
 from oslotest import base
 import requests
 
-from pending_aio import client as aio_client
+from pending_aio.cloud import client as aio_client
 
 
 class RacingServer(threading.Thread):

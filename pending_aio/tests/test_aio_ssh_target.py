@@ -22,8 +22,8 @@ from oslotest import base
 import yaml
 
 import pending_aio
-from pending_aio import cloud
-from pending_aio import ssh_target
+from pending_aio.cloud import control as cloud
+from pending_aio.cloud import ssh_target
 
 
 class SshTargetTest(base.BaseTestCase):

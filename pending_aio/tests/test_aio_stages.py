@@ -25,15 +25,15 @@ from unittest import mock
 import fixtures
 
 import pending_aio
-from pending_aio import bad_input
-from pending_aio import bench
+from pending_aio.bench import runs as bench
+from pending_aio.bench import suite as suitebench
 from pending_aio import checks
-from pending_aio import conformance
-from pending_aio import functional
-from pending_aio import plugin_legs
-from pending_aio import runner_stage
 from pending_aio import sh
-from pending_aio import suitebench
+from pending_aio.stages import bad_input
+from pending_aio.stages import conformance
+from pending_aio.stages import functional
+from pending_aio.stages import plugin_legs
+from pending_aio.stages import runner_stage
 from pending_tempest_plugin.unit_tests import fakes
 
 
@@ -696,7 +696,7 @@ class TestOtherStages(StageTestCase):
         conformance.verdict_up()
         self.assertEqual(['', ''], ups)
         self.assertIn('unknown', conformance.up_needed(None))
-        from pending_aio import cloud
+        from pending_aio.cloud import control as cloud
         cloud.forget_up()
         self.assertFalse(os.path.exists(cloud.up_record()))
         # The checkout's inputs: a hash that the variables change.
@@ -823,7 +823,7 @@ class TestOtherStages(StageTestCase):
         self.assertIn('pending_tempest_plugin.common.polling', sys.modules)
 
     def test_progress_log_every_line_timed_no_long_gap(self):
-        from pending_aio import stages
+        from pending_aio.stages import venv_steps as stages
         good = self.write('good.log', '[  0:00] PLAY p\n\n[  0:29] TASK a\n'
                           '[  0:59] ... still: TASK a (30 s)\n'
                           '[  1:05] RECAP localhost: ok=1 changed=0 '

@@ -11,8 +11,11 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""The nova mutants (pending_aio/mutant.py and the definitions beside the
-reference series, reference/nova/mutants/mutants.py) without a cloud."""
+"""The nova mutants without a cloud.
+
+pending_aio/mutants/mutant.py and the definitions beside the reference
+series, reference/nova/mutants/mutants.py.
+"""
 
 import datetime
 import json
@@ -25,7 +28,7 @@ import tempfile
 import fixtures
 from oslotest import base
 
-from pending_aio import mutant as nova_mutant
+from pending_aio.mutants import mutant as nova_mutant
 from pending_tempest_plugin import config as project_config
 from pending_tempest_plugin.conformance import catalogue
 

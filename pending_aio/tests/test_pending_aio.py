@@ -22,15 +22,15 @@ import fixtures
 from oslotest import base
 
 import pending_aio
-from pending_aio import bench
+from pending_aio.bench import runs as bench
 from pending_aio import checks
-from pending_aio import clean
 from pending_aio import cli
-from pending_aio import cloud
-from pending_aio import host
-from pending_aio import plugin_legs
-from pending_aio import stages
-from pending_aio import upgrade
+from pending_aio.cloud import clean
+from pending_aio.cloud import control as cloud
+from pending_aio.cloud import host
+from pending_aio.stages import plugin_legs
+from pending_aio.stages import upgrade
+from pending_aio.stages import venv_steps as stages
 from pending_tempest_plugin.unit_tests import fakes
 
 
@@ -119,11 +119,14 @@ class TestCli(base.BaseTestCase):
     def test_every_subcommand_names_a_function(self):
         # Those the unit tests' venv can import (no openstacksdk needed).
         for name, (module, function, _) in cli.SUBCOMMANDS.items():
-            if module in ('pending_aio.cloud', 'pending_aio.bench',
-                          'pending_aio.mutant', 'pending_aio.functional',
-                          'pending_aio.plugin_legs', 'pending_aio.bad_input',
-                          'pending_aio.runner_stage',
-                          'pending_aio.conformance'):
+            if module in ('pending_aio.cloud.control',
+                          'pending_aio.bench.runs',
+                          'pending_aio.mutants.mutant',
+                          'pending_aio.stages.functional',
+                          'pending_aio.stages.plugin_legs',
+                          'pending_aio.stages.bad_input',
+                          'pending_aio.stages.runner_stage',
+                          'pending_aio.stages.conformance'):
                 self.assertTrue(callable(getattr(
                     importlib.import_module(module), function)), name)
             path = os.path.join(pending_aio.REPO,
@@ -196,7 +199,7 @@ class TestPluginLegs(fakes.FileTestCase):
         self.useFixture(fixtures.EnvironmentVariable('FUNCTIONAL_RESTORE',
                                                      '0'))
         stock = self.useFixture(fixtures.MockPatch(
-            'pending_aio.plugin_legs.leg_stock')).mock
+            'pending_aio.stages.plugin_legs.leg_stock')).mock
         plugin_legs.body(None)
         stock.assert_called_once_with()
 
@@ -231,7 +234,7 @@ class TestUpgradeConfig(fakes.FileTestCase):
         self.assertIsNone(upgrade.status_result(out, 'Placement API'))
 
     def test_the_leg_mutant_is_defined(self):
-        from pending_aio import mutant
+        from pending_aio.mutants import mutant
         spec = mutant.DEFINITIONS.LEG_MUTANTS[upgrade.GUARD_MUTANT]
         self.assertEqual('upgrade', spec['leg'])
         self.assertNotIn(upgrade.GUARD_MUTANT, mutant.MUTANTS)

@@ -18,7 +18,7 @@ import io
 import fixtures
 from tempest.tests import base
 
-from pending_aio import suitebench as sb
+from pending_aio.bench import suite as sb
 
 U1 = '11111111-1111-1111-1111-111111111111'
 U2 = '22222222-2222-2222-2222-222222222222'
@@ -285,7 +285,7 @@ class TestFloor(base.TestCase):
 
     def setUp(self):
         super().setUp()
-        from pending_aio import floor
+        from pending_aio.bench import floor
         self.floor = floor
         self.useFixture(fixtures.MockPatchObject(floor, 'POLL', 0))
 

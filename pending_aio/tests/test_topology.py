@@ -13,7 +13,7 @@
 #    under the License.
 """The topology the stages read is the playbook's group variables."""
 
-from pending_aio import conformance
+from pending_aio.stages import conformance
 from pending_aio import topology
 from pending_tempest_plugin.unit_tests import fakes
 
@@ -66,7 +66,7 @@ class TestLegClasses(fakes.FileTestCase):
 
     @staticmethod
     def named():
-        from pending_aio import plugin_legs
+        from pending_aio.stages import plugin_legs
         return set(conformance.PENDING_OFF_CLASSES) | set(plugin_legs.CLASSES)
 
     def test_each_class_a_leg_names_is_in_the_suite(self):

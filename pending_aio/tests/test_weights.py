@@ -15,8 +15,8 @@
 
 from oslotest import base
 
-from pending_aio import conformance
-from pending_aio import functional
+from pending_aio.stages import conformance
+from pending_aio.stages import functional
 from pending_tempest_plugin.runner import phases
 
 

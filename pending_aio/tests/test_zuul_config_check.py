@@ -11,7 +11,7 @@
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
 #    under the License.
-"""pending_aio/zuul_check.py on the real zuul.d/ and on broken copies.
+"""pending_aio/zuul/check.py on the real zuul.d/ and on broken copies.
 
 Standard library only: `tox -e py3` runs the name checks (Zuul is not
 installed there, the Zuul parser tests skip), `tox -e zuul-config` runs the
@@ -26,7 +26,7 @@ import unittest
 import yaml
 
 from pending_aio import data_file
-from pending_aio import zuul_check as zcc
+from pending_aio.zuul import check as zcc
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))

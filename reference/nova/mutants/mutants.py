@@ -25,8 +25,8 @@ to show (none: any).  ``BATCHES`` group them for the mutants leg;
 reason.
 
 Data only: the machinery that applies, restores and judges them is
-``pending_aio/mutant.py`` (``python -m pending_aio mutant``), which loads
-this file by its path; the unit tests
+``pending_aio/mutants/mutant.py`` (``python -m pending_aio mutant``), which
+loads this file by its path; the unit tests
 (``pending_aio/tests/test_nova_mutant.py``) check the
 batch rules.
 """
@@ -1331,8 +1331,8 @@ MUTANTS = {
 # catches every one of its mutants, each with its own message).  The
 # mutants that change how servers are buried or shown (PENDING, task
 # state, microversions) break the setup of the cell0 rebuild tests: they
-# go with host_status mutants only.  pending_aio/plugin_legs.py runs them in
-# this order; the unit tests check the rules above.
+# go with host_status mutants only.  pending_aio/stages/plugin_legs.py runs
+# them in this order; the unit tests check the rules above.
 BATCHES = [
     ['rebuild-drops-data-volumes', 'rebuild-drops-tags',
      'rebuild-keeps-cell0-image', 'rebuild-drops-requested-networks',
@@ -1436,11 +1436,12 @@ EXEMPT = {
              'a one-edit bug cannot make the race fail',
 }
 
-# Mutants of the functional stage's rolling upgrade (pending_aio/upgrade.py),
-# not of the plugin's tests: the leg applies each to the series it has just
-# installed, while every nova-api still runs stock nova, restarts the
-# conductors, buries a server and expects its per-step checks to fail; then
-# it puts the code back.  Same fields as MUTANTS, without tests or batches.
+# Mutants of the functional stage's rolling upgrade
+# (pending_aio/stages/upgrade.py), not of the plugin's tests: the leg
+# applies each to the series it has just installed, while every nova-api
+# still runs stock nova, restarts the conductors, buries a server and
+# expects its per-step checks to fail; then it puts the code back.  Same
+# fields as MUTANTS, without tests or batches.
 LEG_MUTANTS = {
     'upgrade-pending-guard-removed': {
         'leg': 'upgrade',

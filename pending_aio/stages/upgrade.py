@@ -57,8 +57,8 @@ import re
 import subprocess
 import sys
 
-from pending_aio import client
-from pending_aio import mutant as nova_mutant
+from pending_aio.cloud import client
+from pending_aio.mutants import mutant as nova_mutant
 from pending_aio import topology
 from pending_tempest_plugin.common import polling
 

@@ -38,7 +38,7 @@ import re
 
 import yaml
 
-from pending_aio import client
+from pending_aio.cloud import client
 
 SEED_FLAVORS = {'aio.nano', 'aio.micro'}
 SEED_PROJECTS = {'admin', 'service', 'aio-member'}

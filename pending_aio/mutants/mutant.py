@@ -51,7 +51,7 @@ import urllib.request
 
 from pending_aio import aio_dir
 from pending_aio import checks
-from pending_aio import cloud
+from pending_aio.cloud import control as cloud
 from pending_aio import REPO
 
 DEFINITIONS_PATH = os.path.join(REPO, 'reference', 'nova', 'mutants',

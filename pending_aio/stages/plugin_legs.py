@@ -33,8 +33,8 @@ import os
 import re
 import subprocess
 
-from pending_aio import conformance
 from pending_aio import sh
+from pending_aio.stages import conformance
 from pending_aio import topology
 
 # In the order they run, so that the cloud changes least: the mutants

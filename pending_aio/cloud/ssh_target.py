@@ -47,7 +47,7 @@ import sys
 
 from pending_aio import aio_dir
 from pending_aio import checks
-from pending_aio import cloud
+from pending_aio.cloud import control as cloud
 from pending_aio import REPO
 
 SSHD = '/usr/sbin/sshd'

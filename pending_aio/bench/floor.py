@@ -51,8 +51,8 @@ import threading
 import time
 import uuid
 
-from pending_aio import client
-from pending_aio import suitebench
+from pending_aio.bench import suite as suitebench
+from pending_aio.cloud import client
 from pending_tempest_plugin.common import polling
 
 POLL = 0.05

@@ -26,10 +26,10 @@ import os
 import subprocess
 import threading
 
-from pending_aio import plugin_legs
+from pending_aio.cloud import ssh_target
 from pending_aio import REPO
 from pending_aio import sh
-from pending_aio import ssh_target
+from pending_aio.stages import plugin_legs
 
 # The fixed upstream subset: server creation (image- and volume-backed), the
 # compute service and hypervisor admin APIs (issue 2), and the compute API's
@@ -91,8 +91,8 @@ class ConvergeChecks(threading.Thread):
     """On the built cloud, in the background: two `up`s that change nothing.
 
     ``up --check --diff`` must report no change, then the same playbook
-    with the cloud's host reached over SSH (pending_aio/ssh_target.py) must
-    converge with no change: the idempotence check too (a second `up` over
+    with the cloud's host reached over SSH (pending_aio/cloud/ssh_target.py)
+    must converge with no change: the idempotence check too (a second `up` over
     the local connection proved nothing more and cost one `up`).  Each
     writes its log; :meth:`judge`, in the stage's thread once joined,
     prints the outcome and fails the stage.  Once ``cancel`` is set (the
@@ -157,7 +157,7 @@ def upstream_subset_and_converge_checks():
     sh.stage('upstream Tempest subset, with the keep-alive probe and the '
              'idempotence checks (up --check --diff, then up over SSH) '
              'beside it')
-    # The probe (pending_aio/keepalive.py) mostly sleeps: it runs while
+    # The probe (pending_aio/cloud/keepalive.py) mostly sleeps: it runs while
     # Tempest loads the cloud, and must read 0 dropped connections on every
     # API.  The two `up`s of ConvergeChecks change nothing on a converged
     # cloud, so they run beside Tempest too (about 85 s of the stage's
@@ -228,7 +228,7 @@ def body():
                                               'FUNCTIONAL_RESTORE': '0'})
         # A rolling upgrade of the running stock cloud to the series, in
         # nova's documented order, checked at every step
-        # (pending_aio/upgrade.py); `up` then finishes the move (its
+        # (pending_aio/stages/upgrade.py); `up` then finishes the move (its
         # configuration, the Tempest workspaces of the series).
         sh.stage('a rolling upgrade of stock nova to the reference series')
         sh.run([os.path.join(REPO, 'reference', 'nova', 'tools',

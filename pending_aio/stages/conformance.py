@@ -64,7 +64,7 @@ import sys
 import time
 
 import pending_aio
-from pending_aio import cloud
+from pending_aio.cloud import control as cloud
 from pending_aio import sh
 from pending_aio import topology
 

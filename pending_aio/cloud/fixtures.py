@@ -46,7 +46,7 @@ import sys
 
 import yaml
 
-from pending_aio import client
+from pending_aio.cloud import client
 
 
 def _private(path):

@@ -32,7 +32,7 @@ really down still fails within a second.
 The embedded cloud's APIs answer ``Connection: close`` (group_vars,
 ``aio_api_keepalive``), so this guard matters on other clouds and whenever
 that choice is changed; the smoke checks, the leftover check and the functional
-stage's own calls (:mod:`pending_aio.fixtures`) use it.
+stage's own calls (:mod:`pending_aio.cloud.fixtures`) use it.
 """
 
 from keystoneauth1 import session as ks_session

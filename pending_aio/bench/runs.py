@@ -26,13 +26,13 @@ default cloud's leg): on the embedded cloud (brought up if needed), for
 the default cloud's leg, or with ``--leg`` the leg of a control plane
 (``pending-off``: its workspace, through its nova-api, alone on the
 cloud): the cloud's own floor measured first
-(``bench-floor``, pending_aio/floor.py: time to ACTIVE, to PENDING, to
+(``bench-floor``, pending_aio/bench/floor.py: time to ACTIVE, to PENDING, to
 delete; with one client, then with as many at once as the suite has
 workers), then the wall time of ``tempest run`` (class setup included),
 the test outcome counts, the servers the tests boot, bury and delete,
 the ratio of the wall time to the floor of those operations against the
 2x target, and the time per requirement (``bench-report``,
-pending_aio/suitebench.py, which says how each figure is made).  Both
+pending_aio/bench/suite.py, which says how each figure is made).  Both
 benchmarks print figures and assert nothing about them: bench-suite fails
 only when ``tempest run`` does.
 
@@ -62,9 +62,9 @@ import subprocess
 import tempfile
 import time
 
-from pending_aio import conformance
+from pending_aio.bench import suite as suitebench
 from pending_aio import sh
-from pending_aio import suitebench
+from pending_aio.stages import conformance
 
 PHASES = [
     ('package install', ('packages |',)),

@@ -45,7 +45,7 @@ import sys
 import time
 
 from pending_aio import checks
-from pending_aio import client
+from pending_aio.cloud import client
 
 check = checks.check
 wait_for = checks.wait_for

@@ -1,0 +1,20 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Benchmarks: measure and print, as ratios to a floor of the same run.
+
+``runs`` holds ``bench-aio``, ``bench-suite`` and ``bench-verdicts``;
+``floor`` measures the cloud's own floor (time to ACTIVE, to PENDING,
+to delete, by direct API calls); ``suite`` computes a suite leg's
+figures from its subunit stream.
+"""

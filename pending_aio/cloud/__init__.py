@@ -1,0 +1,22 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""The embedded cloud itself: bring it up and down, and check it.
+
+``control`` runs the playbook (``up``, ``down``, ``status``); ``client``
+is the hardened API session the tools use; ``smoke``, ``clean``,
+``host``, ``keepalive`` and ``ssh_target`` check the running cloud (a real
+cloud, nothing left behind, nothing readable by other users, no dropped
+connection, the playbook idempotent over SSH); ``fixtures`` and
+``tls_proxy`` plant what the runner stage needs on it.
+"""
