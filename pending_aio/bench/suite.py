@@ -30,8 +30,8 @@ The model, also in doc/source/embedded-cloud.rst:
   **buried again**: the waits that ended PENDING or ERROR after a
   server's first burial (a cell0 rebuild that could not schedule, or
   that the quota refused: the API, conductor and scheduler round trip of
-  a burial, as a rebuild to ACTIVE is a boot's; counted since 2026-11-27,
-  before which a server counted once however often it was buried).
+  a burial, as a rebuild to ACTIVE is a boot's; each burial counts,
+  however often a server is buried).
 - **floor of the leg** = ((ACTIVE boots + rebuilt) x time to ACTIVE +
   (buried + buried again) x time to PENDING + deletes x time to delete)
   / concurrency,
@@ -40,11 +40,10 @@ The model, also in doc/source/embedded-cloud.rst:
   while that many share the cloud.  Other operations (other server
   actions, host_status waits on a stopped compute, volumes) are not in
   the floor: the ratio is an upper bound of what the tests waste.
-  The report also prints the floor with each operation's one-client time
-  (the model before 2026-11-27), which assumes that two operations at
-  once take no longer than one alone; bench-floor measured that false on
-  the embedded cloud (2 cores: a boot to ACTIVE 1.2 s alone, 2.2-2.8 s
-  two at once).
+  The report also prints the floor with each operation's one-client time,
+  which assumes that two operations at once take no longer than one
+  alone; bench-floor measured that false on the embedded cloud (2 cores:
+  doc/source/data/code-timings.yaml, bench_suite_floor).
 - **test seconds** (:func:`attribute`): subunit gives each test's start and
   end and its worker; setUpClass and tearDownClass leave no record when
   they pass.  On each worker, the gap before the first test of a class

@@ -146,11 +146,11 @@ class Probe(threading.Thread):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--cloud', default='aio-admin')
-    # 70 requests take about 105 s (gaps of 1.5 s on average): no longer
-    # than the upstream Tempest subset the functional stage runs beside
-    # the probe (measured in CI: the subset's tests span about 105 s; with
-    # 100 requests the stage waited about 50 s for the probe alone), and
-    # still 35 gaps per client and endpoint in the window where an idle
+    # 70 requests: the probe then lasts no longer than the upstream Tempest
+    # subset the functional stage runs beside it, so the stage never waits
+    # for the probe alone (with 100 it did; measured in CI:
+    # doc/source/data/code-timings.yaml, cloud_keepalive_probe), and still
+    # makes 35 gaps per client and endpoint in the window where an idle
     # keep-alive of 2 s closes (against gunicorn's default both clients
     # fail on a large share of those).
     parser.add_argument('--requests', type=int, default=70,

@@ -75,8 +75,9 @@ SUITE_REGEX = r'^pending_tempest_plugin\.tests\.'
 # rebuild itself with its quota rechecks (counted in placement there).  The
 # other cell0 rebuild classes check what a rebuild keeps (networks, ports,
 # volumes, certificates) and its races, which nothing of the buried state
-# decides: they run on the default cloud only (issue 20: the verdict's
-# parallel phase is CPU-bound on 2 cores, and they doubled its work).
+# decides: they run on the default cloud only (issue 20): the verdict's
+# parallel phase is CPU-bound on 2 cores, and running them in this leg too
+# would add all their work to it.
 PENDING_OFF_CLASSES = (
     'pending_tempest_plugin.tests.api.compute.test_pending_state.'
     'PendingStateOffTest',
@@ -125,9 +126,7 @@ Leg = collections.namedtuple('Leg', 'plane regex decides weights')
 # placement, and the default cloud claims the plane unified-limits
 # (PENDING on, like nova's own) as [nova_conformance]
 # quota_counting_services, whose quota recheck tests check the database
-# mode and then unified limits through that plane's nova-api.  (Until
-# 2026-11-27 unified limits had a leg of its own: three tests in one class,
-# with a Tempest start and class setup of their own, 3.0-3.6x its floor.)
+# mode and then unified limits through that plane's nova-api.
 DEFAULT_LEG = Leg(
     '', SUITE_REGEX, 'every requirement the default cloud shows '
     '(PENDING on; host_status under admin_only, admin_or_owner and '

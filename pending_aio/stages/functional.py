@@ -36,8 +36,9 @@ from pending_aio.stages import plugin_legs
 # volume tests (attach, detach, the volumes proxy; issue 6).  Exclusions,
 # each with its reason, live in pending_aio/data/tempest-exclude.txt.
 # Shelving is left out (AttachVolumeShelveTestJSON): no feature of the suite
-# shelves, and its shelve and unshelve of a server with volumes were a
-# quarter of the subset's test time, in a stage where the 2 cores are busy.
+# shelves, and its shelve and unshelve of a server with volumes are a large
+# share of the subset's test time, in a stage where the 2 cores are busy
+# (measured: doc/source/data/code-timings.yaml, stages_functional_shelve).
 TEMPEST_REGEX = (r'^tempest\.api\.compute\.(servers\.test_create_server|'
                  r'admin\.test_services|admin\.test_hypervisor|'
                  r'volumes\.'
@@ -49,10 +50,11 @@ UPSTREAM_WEIGHTS = os.path.join(REPO, 'pending_aio', 'data',
 # at the least cost, the small rebuild-and-host_status batch (a PENDING
 # server refused a rebuild, the 2.17 gate of host_status in show) and the
 # notification and networks "auto" batch; `tox -e mutants` runs every
-# batch and the whole kill matrix (about 30 minutes).  Batch 4 (14
-# mutants, the caller and the 4xx of a cell0 rebuild) took 126 s of the
-# stage, batches 5 and 17 47 and 91 s (a fresh-clone run at 01c8267): it
-# left CI when the stage went over its budget.
+# batch and the whole kill matrix (its duration, measured:
+# doc/source/data/code-timings.yaml, tox_mutants).  Batch 4 (14 mutants,
+# the caller and the 4xx of a cell0 rebuild) stays out of CI: with it the
+# stage goes over its budget (measured: doc/source/data/code-timings.yaml,
+# stages_functional).
 MUTANT_BATCHES = '5 17'
 
 
@@ -160,9 +162,10 @@ def upstream_subset_and_converge_checks():
     # The probe (pending_aio/cloud/keepalive.py) mostly sleeps: it runs while
     # Tempest loads the cloud, and must read 0 dropped connections on every
     # API.  The two `up`s of ConvergeChecks change nothing on a converged
-    # cloud, so they run beside Tempest too (about 85 s of the stage's
-    # time, issue 20); were one to restart a service, Tempest or the probe
-    # would fail as well as the check.
+    # cloud, so they run beside Tempest too, and the stage does not wait
+    # for them (issue 20; measured: doc/source/data/code-timings.yaml,
+    # stages_functional_converge); were one to restart a service, Tempest
+    # or the probe would fail as well as the check.
     probe_log = sh.path('logs', 'keepalive-probe.log')
     with open(probe_log, 'w') as f:
         probe = sh.start(sh.pending_aio_argv('keepalive-probe'),

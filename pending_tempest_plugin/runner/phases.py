@@ -18,8 +18,8 @@ down or stop a compute) apart from every other class with an interprocess
 reader/writer lock: the serial class takes it to write, any other class to
 read.  The lock does not queue a writer before later readers, so a worker
 that reaches a serial class waits until the other workers have run every
-class they were given, idle all that time; measured on the embedded cloud,
-one of two workers waited 195 s of a 404 s run.
+class they were given, idle all that time (measured on the embedded
+cloud: doc/source/data/code-timings.yaml, runner_phases).
 
 So the runner lists the tests the run selects, runs the ones of serial
 classes first with one worker, then the others with every worker.  Tempest's
@@ -41,12 +41,12 @@ of ``class_weights.yaml`` (seconds each class took on the embedded cloud,
 class setup included), heaviest first onto the lightest worker, through
 Tempest's ``--worker-file``.  stestr would split by the times its
 repository recorded, which a new workspace does not have (it then deals
-the classes out blindly: measured, 154 s on one worker against 33 s on
-the other) and which a run where the classes skipped or failed at once
-leaves wrong.  ``--weights FILE`` (repeatable) adds the weights of
-another suite's classes (the embedded cloud's functional stage gives the
-upstream Tempest subset's this way).  When a class has no weight, stestr
-splits as usual.
+the classes out blindly, one worker busy far longer than the other;
+measured: doc/source/data/code-timings.yaml, runner_phases) and which a
+run where the classes skipped or failed at once leaves wrong.  ``--weights
+FILE`` (repeatable) adds the weights of another suite's classes (the
+embedded cloud's functional stage gives the upstream Tempest subset's this
+way).  When a class has no weight, stestr splits as usual.
 """
 
 import argparse

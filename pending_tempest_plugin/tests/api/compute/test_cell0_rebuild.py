@@ -559,10 +559,10 @@ class Cell0RebuildQuotaTest(Cell0RebuildBase):
     (still none: buried again) and the quota (lowered after the burial:
     refused); and the quota usage of a server deleted during or after its
     rebuild.  Apart from ``Cell0RebuildTest`` so that the two run on two
-    workers (issue 20: one class held 11 of the PENDING-off leg's 13
-    tests, on one worker).  The quota each test counts and changes is the
-    class's project's (Tempest's credentials are per class), which its
-    tests use one after another.
+    workers (issue 20): together they would hold 11 of the PENDING-off
+    leg's 13 tests, on one worker.  The quota each test counts and changes
+    is the class's project's (Tempest's credentials are per class), which
+    its tests use one after another.
     """
 
     @decorators.idempotent_id('6dd64cd6-d46f-449f-9266-198198b5f087')

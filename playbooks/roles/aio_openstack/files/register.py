@@ -26,7 +26,8 @@ Input: a JSON document on stdin::
 The system readers and registered limits are what nova's unified limits
 driver needs; the other quota drivers ignore them.
 
-One process instead of dozens of CLI calls (each CLI start costs ~2 s).
+One process instead of dozens of CLI calls, each of which pays a slow CLI
+start (measured: doc/source/data/code-timings.yaml, aio_openstack_register).
 Prints CHANGED when it created or updated anything.
 """
 

@@ -457,8 +457,9 @@ class Supervisor(object):
         (:meth:`call_each`): the services before the backends they talk
         to (a gunicorn whose database has gone waited out its 30 s stop
         timeout), and no wave waits on each of its programs in turn (one
-        ``supervisorctl stop`` of every program took about 60 s, its
-        programs stopped one after another in name order).  STOP_LAST
+        ``supervisorctl stop`` of every program stops them one after
+        another in name order, far slower; measured:
+        doc/source/data/code-timings.yaml, aio_proc_stop_all).  STOP_LAST
         ones after all the others.
         """
         names = list(self.states())
@@ -479,10 +480,11 @@ class Supervisor(object):
         """``supervisorctl VERB NAME`` for each of ``names``, all at once.
 
         ``supervisorctl restart`` waits for the program's stop and its
-        ``startsecs``: nova's three control services restarted one after
-        the other took 14 s, at once about 5 s.  An error of any call (a
-        supervisorctl that cannot run) is raised here, after every call
-        has ended, as :class:`AioError`.
+        ``startsecs``: nova's three control services restart at once in a
+        fraction of the time they take one after the other (measured:
+        doc/source/data/code-timings.yaml, aio_proc_call_each).  An error
+        of any call (a supervisorctl that cannot run) is raised here, after
+        every call has ended, as :class:`AioError`.
         """
         if not names:
             return
