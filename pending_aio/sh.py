@@ -348,6 +348,11 @@ def failure_digest(log, limit=8):
     return digest
 
 
+def failures_file():
+    """The stage's failures file (:func:`record_failures` appends to it)."""
+    return path('logs', 'failed-tests.txt')
+
+
 def record_failures(log):
     """Append LOG's :func:`failure_digest` to the stage's failures file.
 
@@ -355,7 +360,7 @@ def record_failures(log):
     """
     digest = failure_digest(log)
     if digest:
-        with open(log_dir(path('logs', 'failed-tests.txt')), 'ab') as f:
+        with open(log_dir(failures_file()), 'ab') as f:
             f.write(('in %s:\n' % log).encode())
             f.write(b''.join(line + b'\n' for line in digest))
 

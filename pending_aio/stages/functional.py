@@ -66,7 +66,7 @@ def on_exit(rc):
         sh.echo('functional: logs kept in %s' % sh.path('logs'), err=True)
         sh.aio('down', stdout=2, check=False)
         # Last, where a CI's tail shows it: which tests failed, and why.
-        failures = sh.path('logs', 'failed-tests.txt')
+        failures = sh.failures_file()
         if os.path.isfile(failures):
             sh.echo('functional: failed tests (%s):' % failures, err=True)
             sh.write_lines(sh.read_lines(failures), err=True)
@@ -200,7 +200,7 @@ def upstream_subset_and_converge_checks():
 def body():
     # The failed tests this run records (sh.record_failures), not a
     # previous run's.
-    failures = sh.path('logs', 'failed-tests.txt')
+    failures = sh.failures_file()
     if os.path.exists(failures):
         os.remove(failures)
     # FUNCTIONAL_LEGS (default: every leg) selects the plugin's legs; a
