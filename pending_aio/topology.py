@@ -15,10 +15,11 @@
 
 ``playbooks/group_vars/all.yaml`` is the one source of the cloud's nova
 control planes (``aio_nova_planes``), the host_status policy profiles
-served by a nova-api of their own (``aio_host_status_profile_apis``) and
-the microversions of the reference series
-(``aio_reference_microversions``).  The stages read them here instead of
-keeping copies.  The values read are plain YAML (no Jinja).
+served by a nova-api of their own (``aio_host_status_profile_apis``), the
+microversions of the reference series (``aio_reference_microversions``)
+and the configuration legs of the verdict (``aio_conformance_legs``).
+The stages read them here instead of keeping copies.  The values read
+are plain YAML (no Jinja).
 """
 
 import functools
@@ -71,3 +72,60 @@ def microversions(path=GROUP_VARS):
     """{claim: microversion} of the reference series (strings)."""
     return dict((k, str(v)) for k, v in
                 group_vars(path)['aio_reference_microversions'].items())
+
+
+class TopologyError(ValueError):
+    pass
+
+
+# The keys of a leg of aio_conformance_legs (weights is optional).
+LEG_KEYS = ('name', 'plane', 'classes', 'decides')
+
+
+def legs(path=GROUP_VARS):
+    """The legs of aio_conformance_legs, in file order, checked.
+
+    Each a dict: name, plane ('' or a plane of aio_nova_planes), classes
+    (a tuple of class ids, or the string ``suite``), decides and weights
+    (a file of pending_aio/data, or None).  A malformed leg is a
+    :class:`TopologyError` naming it.
+    """
+    data = group_vars(path)
+    known_planes = set(p['name'] for p in data['aio_nova_planes'])
+    found = []
+    for index, leg in enumerate(data.get('aio_conformance_legs') or ()):
+        where = 'aio_conformance_legs[%d] (%s)' % (
+            index, (leg or {}).get('name') if isinstance(leg, dict) else leg)
+        if not isinstance(leg, dict):
+            raise TopologyError('%s: not a mapping' % where)
+        missing = [key for key in LEG_KEYS if key not in leg]
+        unknown = set(leg) - set(LEG_KEYS) - {'weights'}
+        if missing or unknown:
+            raise TopologyError('%s: missing %s, unknown %s' % (
+                where, ', '.join(missing) or 'nothing',
+                ', '.join(sorted(unknown)) or 'nothing'))
+        plane = leg['plane'] or ''
+        if plane and plane not in known_planes:
+            raise TopologyError('%s: plane %r is none of aio_nova_planes (%s)'
+                                % (where, plane,
+                                   ', '.join(sorted(known_planes))))
+        classes = leg['classes']
+        if classes != 'suite':
+            if (not isinstance(classes, list) or not classes
+                    or not all(isinstance(c, str) and '.' in c
+                               for c in classes)):
+                raise TopologyError('%s: classes is `suite` or a non-empty '
+                                    'list of class ids' % where)
+            classes = tuple(classes)
+        weights = leg.get('weights')
+        if weights:
+            weights = os.path.join(REPO, 'pending_aio', 'data', weights)
+        found.append({'name': str(leg['name']), 'plane': plane,
+                      'classes': classes, 'decides': ' '.join(
+                          str(leg['decides']).split()),
+                      'weights': weights or None})
+    names = [leg['name'] for leg in found]
+    if len(set(names)) != len(names) or not found:
+        raise TopologyError('aio_conformance_legs: names must be unique, and '
+                            'there must be a leg (%s)' % ', '.join(names))
+    return found

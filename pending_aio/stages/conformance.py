@@ -68,25 +68,8 @@ from pending_aio.cloud import control as cloud
 from pending_aio import sh
 from pending_aio import topology
 
-# The suite and the parts of it that another configuration decides.
+# The suite; a leg's test classes select part of it (classes_regex).
 SUITE_REGEX = r'^pending_tempest_plugin\.tests\.'
-# The PENDING-off leg: PEND-01 (PendingStateOffTest), and the cell0 rebuild
-# of a server buried in ERROR, not PENDING: the microversion gate and the
-# rebuild itself with its quota rechecks (counted in placement there).  The
-# other cell0 rebuild classes check what a rebuild keeps (networks, ports,
-# volumes, certificates) and its races, which nothing of the buried state
-# decides: they run on the default cloud only (issue 20): the verdict's
-# parallel phase is CPU-bound on 2 cores, and running them in this leg too
-# would add all their work to it.
-PENDING_OFF_CLASSES = (
-    'pending_tempest_plugin.tests.api.compute.test_pending_state.'
-    'PendingStateOffTest',
-    'pending_tempest_plugin.tests.api.compute.test_cell0_rebuild.'
-    'Cell0RebuildTest',
-    'pending_tempest_plugin.tests.api.compute.test_cell0_rebuild.'
-    'Cell0RebuildMicroversionTest',
-    'pending_tempest_plugin.tests.api.compute.test_cell0_rebuild.'
-    'Cell0RebuildQuotaTest')
 
 
 def classes_regex(*classes):
@@ -99,46 +82,47 @@ def classes_regex(*classes):
     return r'^(%s)\.' % '|'.join(re.escape(c) for c in classes)
 
 
-PENDING_OFF_REGEX = classes_regex(*PENDING_OFF_CLASSES)
-
-Leg = collections.namedtuple('Leg', 'plane regex decides weights')
+Leg = collections.namedtuple('Leg', 'name plane regex decides weights '
+                                    'classes')
 # ``plane``: the nova control plane the leg's requests go through: '' for
 # nova's own control services (the workspace .aio/tempest), else one of
 # :data:`PLANES` (.aio/tempest-PLANE, whose tempest.conf reaches that
 # plane's nova-api through [compute] catalog_type compute-PLANE).
 # ``weights``: the leg's class weights (pending-conformance run --weights),
 # or None for the suite's own: a partial leg skips classes, and the
-# suite's weights would split it unevenly.
+# suite's weights would split it unevenly.  ``classes``: its class ids, or
+# 'suite'.
 
-# The legs of the full verdict, in the order their reports merge: two
-# configurations, the fewest that show use_pending_state on and off.  Each
-# is a control plane the embedded cloud always runs (group_vars
-# aio_nova_planes: a nova-api, nova-conductor and nova-scheduler of its
-# own on a RabbitMQ vhost of its own, the same databases, placement and
-# computes), so no leg switches the cloud: one `up`, then the default
-# leg's run, and once its serial phase has ended (no compute stopped any
-# more) the other leg's run beside its parallel phase (issue 20).  The
-# three host_status policy profiles need no leg: the default cloud serves
-# each from a nova-api of its own (aio_host_status_profile_apis, claimed
-# as [nova_conformance] host_status_profile_services), and each
-# host_status test checks them all in one pass over each host state.  Nor
-# do the three quota counting modes: the PENDING-off plane counts in
-# placement, and the default cloud claims the plane unified-limits
-# (PENDING on, like nova's own) as [nova_conformance]
-# quota_counting_services, whose quota recheck tests check the database
-# mode and then unified limits through that plane's nova-api.
-DEFAULT_LEG = Leg(
-    '', SUITE_REGEX, 'every requirement the default cloud shows '
-    '(PENDING on; host_status under admin_only, admin_or_owner and '
-    'unknown_only; the quota recheck counted in the database and with '
-    'unified limits)', None)
-PENDING_OFF_LEG = Leg(
-    'pending-off', PENDING_OFF_REGEX,
-    'PEND-01 (use_pending_state off); the cell0 rebuild of servers buried '
-    'in ERROR, its quota recheck counted in placement',
-    pending_aio.data_file('class-weights-pending-off.yaml'))
-# The functional stage's partial leg is this one (plugin_legs).
-LEGS = (DEFAULT_LEG, PENDING_OFF_LEG)
+
+def make_legs(found):
+    """Legs from :func:`topology.legs`' dicts."""
+    return tuple(Leg(leg['name'], leg['plane'],
+                     SUITE_REGEX if leg['classes'] == 'suite'
+                     else classes_regex(*leg['classes']),
+                     leg['decides'], leg['weights'], leg['classes'])
+                 for leg in found)
+
+
+# The legs of the full verdict, in the order their reports merge
+# (group_vars aio_conformance_legs, which says why these two).  One `up`,
+# then the default leg's run, and once its serial phase has ended (no
+# compute stopped any more) the others' runs beside its parallel phase
+# (issue 20).  The three host_status policy profiles need no leg: the
+# default cloud serves each from a nova-api of its own
+# (aio_host_status_profile_apis, claimed as [nova_conformance]
+# host_status_profile_services), and each host_status test checks them
+# all in one pass over each host state.  Nor do the three quota counting
+# modes: the PENDING-off plane counts in placement, and the default cloud
+# claims the plane unified-limits (PENDING on, like nova's own) as
+# [nova_conformance] quota_counting_services, whose quota recheck tests
+# check the database mode and then unified limits through that plane's
+# nova-api.
+LEGS = make_legs(topology.legs())
+DEFAULT_LEG = next(leg for leg in LEGS if not leg.plane)
+# The functional stage's partial leg (plugin_legs).
+PENDING_OFF_LEG = next(leg for leg in LEGS if leg.name == 'pending-off')
+PENDING_OFF_CLASSES = PENDING_OFF_LEG.classes
+PENDING_OFF_REGEX = PENDING_OFF_LEG.regex
 # Each plane's options as the `up` variables that would give nova's own
 # control services the same, from group_vars aio_nova_planes.
 PLANES = topology.planes()
@@ -178,7 +162,7 @@ def claimed(variables, plane=''):
     lines = [r'^%s = %s$' % (CLAIMED_BY[name][0], re.escape(values[name]))
              for name in sorted(CLAIMED_BY)]
     if plane:
-        lines.append(r'^catalog_type = %s$' % re.escape('compute-' + plane))
+        lines.append(r'^catalog_type = %s$' % re.escape(service_type(plane)))
         return lines
     # The other profiles' endpoints: without them the default leg would
     # decide the admin_or_owner and unknown_only rows nowhere.
@@ -225,15 +209,30 @@ def quota_services(values):
                               key=lambda p: p[0]['aio_quota_counting']):
         mode = mine['aio_quota_counting']
         if mode not in found and mine['aio_use_pending_state'] == pending:
-            found[mode] = 'compute-' + plane
+            found[mode] = service_type(plane)
     return ','.join('%s:%s' % (mode, service)
                     for mode, service in sorted(found.items()) if service)
 
 
-def profile_services(profile):
-    """The seed's host_status_profile_services for a cloud's ``profile``."""
-    return ','.join('%s:compute-%s' % (p, p) for p in PROFILE_APIS
-                    if p != profile)
+def service_type(name):
+    """The catalog service type of the nova-api of a plane or profile.
+
+    As the seed registers them (roles/aio_files, nova-planes.json.j2 and
+    host-status-apis.json.j2): ``compute-NAME``.
+    """
+    return 'compute-' + name
+
+
+def profile_services(profile, swapped=False):
+    """The seed's host_status_profile_services for a cloud's ``profile``.
+
+    ``swapped``: each profile claimed at another's nova-api (the profiles
+    in reverse order), a claim the wrong-claim leg makes.
+    """
+    profiles = [p for p in PROFILE_APIS if p != profile]
+    apis = list(reversed(profiles)) if swapped else profiles
+    return ','.join('%s:%s' % (p, service_type(api))
+                    for p, api in zip(profiles, apis))
 
 
 def workspace(leg):

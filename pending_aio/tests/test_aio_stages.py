@@ -282,9 +282,9 @@ class TestOtherStages(StageTestCase):
                    self.write('up.log', (self.RECAP % 0) * 2), 'm')
 
     def test_tempest_failing_beside_the_converge_checks(self):
-        # Tempest fails while `up --check` runs: ssh-converge does not
-        # start, the probe is stopped, what the check saw is printed and
-        # the stage fails with Tempest's status.
+        # Tempest fails while both checks run (they start together): the
+        # probe is stopped, the checks end (never killed half way), what
+        # each saw is printed and the stage fails with Tempest's status.
         ran = []
         started = threading.Event()
 
@@ -309,10 +309,23 @@ class TestOtherStages(StageTestCase):
         stop = self.useFixture(fixtures.MockPatchObject(sh, 'stop')).mock
         self.write('logs/x', '')
         self.exits(3, functional.upstream_subset_and_converge_checks)
-        self.assertEqual(['up'], ran)
+        self.assertEqual(['ssh-converge', 'up'], sorted(ran))
         stop.assert_called_once_with(probe)
         self.assertIn('-- up --check --diff (beside Tempest) exited 0',
                       self.printed())
+        self.assertIn('-- ssh-converge (beside Tempest) exited 0',
+                      self.printed())
+
+    def test_a_stage_failed_before_the_checks_starts_no_ssh(self):
+        ran = []
+        checks = functional.ConvergeChecks()
+        checks.cancel.set()
+        self.useFixture(fixtures.MockPatchObject(
+            functional.ConvergeChecks, '_run',
+            lambda c, log, argv: ran.append(argv[1]) or 0))
+        checks.run()
+        self.assertEqual(['up'], ran)
+        self.assertEqual({'check': 0}, checks.rcs)
 
     def test_a_missing_command_is_exit_127(self):
         checks = functional.ConvergeChecks()
