@@ -25,6 +25,7 @@ are plain YAML (no Jinja).
 import functools
 import os
 
+from pending_aio import data_file
 from pending_aio import REPO
 
 GROUP_VARS = os.path.join(REPO, 'playbooks', 'group_vars', 'all.yaml')
@@ -95,7 +96,7 @@ def legs(path=GROUP_VARS):
     found = []
     for index, leg in enumerate(data.get('aio_conformance_legs') or ()):
         where = 'aio_conformance_legs[%d] (%s)' % (
-            index, (leg or {}).get('name') if isinstance(leg, dict) else leg)
+            index, leg.get('name') if isinstance(leg, dict) else leg)
         if not isinstance(leg, dict):
             raise TopologyError('%s: not a mapping' % where)
         missing = [key for key in LEG_KEYS if key not in leg]
@@ -118,12 +119,10 @@ def legs(path=GROUP_VARS):
                                     'list of class ids' % where)
             classes = tuple(classes)
         weights = leg.get('weights')
-        if weights:
-            weights = os.path.join(REPO, 'pending_aio', 'data', weights)
         found.append({'name': str(leg['name']), 'plane': plane,
                       'classes': classes, 'decides': ' '.join(
                           str(leg['decides']).split()),
-                      'weights': weights or None})
+                      'weights': data_file(weights) if weights else None})
     names = [leg['name'] for leg in found]
     if len(set(names)) != len(names) or not found:
         raise TopologyError('aio_conformance_legs: names must be unique, and '

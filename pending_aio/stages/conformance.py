@@ -121,8 +121,6 @@ LEGS = make_legs(topology.legs())
 DEFAULT_LEG = next(leg for leg in LEGS if not leg.plane)
 # The functional stage's partial leg (plugin_legs).
 PENDING_OFF_LEG = next(leg for leg in LEGS if leg.name == 'pending-off')
-PENDING_OFF_CLASSES = PENDING_OFF_LEG.classes
-PENDING_OFF_REGEX = PENDING_OFF_LEG.regex
 # Each plane's options as the `up` variables that would give nova's own
 # control services the same, from group_vars aio_nova_planes.
 PLANES = topology.planes()

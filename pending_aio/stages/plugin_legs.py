@@ -74,8 +74,8 @@ PENDING_CLASS_REGEX = conformance.classes_regex(PENDING_CLASS)
 # The plane that counts quota with unified limits (group_vars
 # aio_nova_planes), whose endpoint the wrong quota claim misdescribes.
 UNIFIED_LIMITS_PLANE = next(
-    name for name, variables in conformance.PLANES.items()
-    if 'aio_quota_counting=unified_limits' in variables.split())
+    plane['name'] for plane in topology.group_vars()['aio_nova_planes']
+    if plane.get('quota_counting') == 'unified_limits')
 QUOTA_PASSED = r'test_rebuild_quota_recheck.* \.\.\. ok'
 SKIPPED = r'\.\.\. SKIPPED'
 NAMES_AN_OPTION = r'\[[a-z_-]+\] [a-z_]+'
