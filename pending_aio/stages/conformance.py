@@ -215,7 +215,7 @@ def quota_services(values):
 def service_type(name):
     """The catalog service type of the nova-api of a plane or profile.
 
-    As the seed registers them (roles/aio_files, nova-planes.json.j2 and
+    As the seed registers them (roles/aio_nova, nova-planes.json.j2 and
     host-status-apis.json.j2): ``compute-NAME``.
     """
     return 'compute-' + name

@@ -86,7 +86,7 @@ class TestPolicyProfiles(base.BaseTestCase):
         # aio_policy_profiles as group_vars loads it: the data file.
         env = jinja2.Environment(trim_blocks=True, keep_trailing_newline=True)
         env.filters['to_json'] = json.dumps
-        with open(os.path.join(REPO, 'playbooks', 'roles', 'aio_files',
+        with open(os.path.join(REPO, 'playbooks', 'roles', 'aio_nova',
                                'templates', 'nova-policy.yaml.j2')) as f:
             template = env.from_string(f.read())
         with open(os.path.join(REPO, 'playbooks', 'group_vars',
