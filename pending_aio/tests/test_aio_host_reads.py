@@ -93,7 +93,7 @@ class HostReadsTest(base.BaseTestCase):
         text = '\n'.join([
             "when: (aio_data ~ '/mysql') is exists",
             "x: \"{{ lookup('file', aio_state ~ '/nova-source') }}\"",
-            "cmd: [\"{{ role_path }}/files/seed.py\"]",
+            "cmd: [\"{{ role_path }}/files/tool.py\"]",
             "src: \"{{ playbook_dir }}/files/x\"",
             "# a comment naming playbook_dir and is exists",
             "y: \"{{ lookup('file', 'aio_virt_driver.py') }}\"",
