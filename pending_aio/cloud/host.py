@@ -48,7 +48,9 @@ import pending_aio
 sys.path.insert(0, os.path.join(pending_aio.REPO, 'playbooks',
                                 'collections'))
 from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
-    aio_proc)
+    aio_ports)
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_supervisor)
 
 LOOPBACK = ('127.', '[::1]', '::1')
 SKIP_DIRS = ('venvs', 'src')
@@ -77,8 +79,8 @@ def _ours(pid, aio_dir):
         cwd = os.readlink('/proc/%d/cwd' % pid)
     except OSError:
         return False
-    return (aio_proc.mentions(aio_proc.cmdline(pid), aio_dir)
-            or aio_proc.mentions(cwd, aio_dir))
+    return (aio_supervisor.mentions(aio_ports.cmdline(pid), aio_dir)
+            or aio_supervisor.mentions(cwd, aio_dir))
 
 
 def exposed_listeners(ss_output, is_ours):

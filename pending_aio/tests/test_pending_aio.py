@@ -381,7 +381,7 @@ class TestCheckHost(base.BaseTestCase):
                              tmp, ['S3cr3tS3cr3t', 'admin', '']))
 
     def test_a_sibling_directory_is_not_the_cloud(self):
-        self.assertTrue(host.aio_proc.mentions(
+        self.assertTrue(host.aio_supervisor.mentions(
             'gunicorn -c /x/.aio/etc/k.conf', '/x/.aio'))
-        self.assertFalse(host.aio_proc.mentions(
+        self.assertFalse(host.aio_supervisor.mentions(
             'gunicorn -c /x/.aio2/etc/k.conf', '/x/.aio'))

@@ -15,7 +15,8 @@
 """``tools/aio down|status``: stop the embedded cloud, or show it.
 
 The playbook itself uses the pending.aio modules; this command runs the
-same code (the collection's module_utils/aio_proc.py) outside Ansible.
+same code (the collection's module_utils/aio_supervisor.py) outside
+Ansible.
 """
 
 import argparse
@@ -24,13 +25,15 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), '..', 'collections',
-    'ansible_collections', 'pending', 'aio', 'plugins', 'module_utils'))
-import aio_proc  # noqa: E402
+    os.path.dirname(os.path.abspath(__file__)), '..', 'collections'))
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_common)
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_supervisor)
 
 
 def cmd_down(sup, args):
-    aio_proc.down(sup, args.aio_dir, args.netns, args.purge)
+    aio_supervisor.down(sup, args.aio_dir, args.netns, args.purge)
     print('embedded cloud stopped%s' % (' and purged' if args.purge else ''))
 
 
@@ -38,7 +41,7 @@ def cmd_status(sup, args):
     if not sup.running():
         print('supervisord is not running: the embedded cloud is down')
         sys.exit(3)
-    rows, bad = aio_proc.status(sup, json.loads(args.checks or '{}'))
+    rows, bad = aio_supervisor.status(sup, json.loads(args.checks or '{}'))
     width = max(len(r[0]) for r in rows) if rows else 10
     for name, state, health in rows:
         print('%-*s  %-9s %s' % (width, name, state, health))
@@ -62,10 +65,11 @@ def main(argv=None):
         if name == 'status':
             p.add_argument('--checks', help='JSON {program: {url|port}}')
     args = parser.parse_args(argv)
-    sup = aio_proc.Supervisor(args.conf, args.ctl, args.daemon, args.pidfile)
+    sup = aio_supervisor.Supervisor(args.conf, args.ctl, args.daemon,
+                                    args.pidfile)
     try:
         args.func(sup, args)
-    except aio_proc.AioError as exc:
+    except aio_common.AioError as exc:
         sys.stderr.write('ERROR: %s\n' % exc)
         sys.exit(1)
 

@@ -47,7 +47,9 @@ installed:
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
 
 from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
-    aio_proc)
+    aio_common)
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_apt)
 
 
 def main():
@@ -57,11 +59,11 @@ def main():
                            marker=dict(type='path')),
         supports_check_mode=True)
     try:
-        done = aio_proc.apt_install(module.params['packages'],
-                                    module.params['log'],
-                                    marker=module.params['marker'],
-                                    check=module.check_mode)
-    except aio_proc.AioError as exc:
+        done = aio_apt.apt_install(module.params['packages'],
+                                   module.params['log'],
+                                   marker=module.params['marker'],
+                                   check=module.check_mode)
+    except aio_common.AioError as exc:
         module.fail_json(msg=str(exc))
     module.exit_json(changed=bool(done), installed=done)
 

@@ -51,7 +51,9 @@ import json  # noqa: E402
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
 
 from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
-    aio_proc)
+    aio_common)
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_cache)
 
 
 def said_changed(output):
@@ -77,10 +79,10 @@ def main():
         supports_check_mode=True)
     p = module.params
     try:
-        ran, out, err = aio_proc.cached(
+        ran, out, err = aio_cache.cached(
             p['file'], p['key'], p['command'], p['input'].encode(),
             env=p['env'], check=module.check_mode)
-    except aio_proc.AioError as exc:
+    except aio_common.AioError as exc:
         module.fail_json(msg=str(exc))
     changed = ran and (module.check_mode or said_changed(out))
     module.exit_json(changed=changed, ran=ran, stdout=out, stderr=err,

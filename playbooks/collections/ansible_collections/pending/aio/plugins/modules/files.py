@@ -54,7 +54,9 @@ written: {description: Paths created or changed, type: list,
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
 
 from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
-    aio_proc)
+    aio_common)
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_files)
 
 
 def main():
@@ -73,8 +75,8 @@ def main():
     secret = [dict(f, secret=True) for f in p['secret_files']]
     spec = {'dirs': p['dirs'], 'files': p['files'] + secret}
     try:
-        did, diffs = aio_proc.write_files(spec, check=module.check_mode)
-    except (aio_proc.AioError, OSError, KeyError) as exc:
+        did, diffs = aio_files.write_files(spec, check=module.check_mode)
+    except (aio_common.AioError, OSError, KeyError) as exc:
         module.fail_json(msg=str(exc))
     result = dict(changed=bool(did), written=did)
     if module._diff:

@@ -34,7 +34,9 @@ options:
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
 
 from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
-    aio_proc)
+    aio_common)
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_ports)
 
 
 def main():
@@ -44,9 +46,9 @@ def main():
             supervisor_pidfile=dict(type='path', required=True)),
         supports_check_mode=True)
     try:
-        aio_proc.check_ports(module.params['ports'],
-                             module.params['supervisor_pidfile'])
-    except aio_proc.AioError as exc:
+        aio_ports.check_ports(module.params['ports'],
+                              module.params['supervisor_pidfile'])
+    except aio_common.AioError as exc:
         module.fail_json(msg=str(exc))
     module.exit_json(changed=False)
 

@@ -60,7 +60,9 @@ restarted: {description: Programs started, restarted or thawed, type: list,
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
 
 from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
-    aio_proc)
+    aio_common)
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_supervisor)
 
 
 def main():
@@ -74,13 +76,13 @@ def main():
             changed_configs=dict(type='list', elements='str', default=[])),
         supports_check_mode=True)
     p = module.params
-    sup = aio_proc.Supervisor(**p['supervisor'])
+    sup = aio_supervisor.Supervisor(**p['supervisor'])
     try:
-        did = aio_proc.ensure(sup, p['programs'], p['state_dir'],
-                              p['log_dir'], p['timeout'],
-                              check=module.check_mode,
-                              changed_configs=p['changed_configs'])
-    except aio_proc.AioError as exc:
+        did = aio_supervisor.ensure(sup, p['programs'], p['state_dir'],
+                                    p['log_dir'], p['timeout'],
+                                    check=module.check_mode,
+                                    changed_configs=p['changed_configs'])
+    except aio_common.AioError as exc:
         module.fail_json(msg=str(exc))
     module.exit_json(changed=bool(did), restarted=did)
 

@@ -58,7 +58,9 @@ ran:
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
 
 from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
-    aio_proc)
+    aio_common)
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_steps)
 
 STEP = dict(name=dict(type='str', required=True),
             what=dict(type='str', required=True),
@@ -77,9 +79,9 @@ def main():
                                       required=True, options=STEP)),
         supports_check_mode=True)
     try:
-        ran = aio_proc.run_steps(module.params['steps'],
-                                 check=module.check_mode)
-    except aio_proc.AioError as exc:
+        ran = aio_steps.run_steps(module.params['steps'],
+                                  check=module.check_mode)
+    except aio_common.AioError as exc:
         module.fail_json(msg=str(exc))
     module.exit_json(changed=bool(ran), ran=ran)
 

@@ -26,7 +26,9 @@ options:
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
 
 from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
-    aio_proc)
+    aio_common)
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_supervisor)
 
 SUPERVISOR = dict(conf=dict(type='path', required=True),
                   ctl=dict(type='path', required=True),
@@ -37,10 +39,10 @@ SUPERVISOR = dict(conf=dict(type='path', required=True),
 def main():
     module = AnsibleModule(argument_spec=SUPERVISOR,
                            supports_check_mode=True)
-    sup = aio_proc.Supervisor(**module.params)
+    sup = aio_supervisor.Supervisor(**module.params)
     try:
         started = sup.start_daemon(check=module.check_mode)
-    except aio_proc.AioError as exc:
+    except aio_common.AioError as exc:
         module.fail_json(msg=str(exc))
     module.exit_json(changed=started)
 

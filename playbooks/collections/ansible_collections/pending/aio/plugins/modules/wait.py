@@ -37,7 +37,9 @@ options:
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
 
 from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
-    aio_proc)
+    aio_common)
+from ansible_collections.pending.aio.plugins.module_utils import (  # noqa
+    aio_supervisor)
 
 
 def main():
@@ -53,9 +55,9 @@ def main():
         module.exit_json(changed=False, skipped=True,
                          msg='not run in check mode')
     try:
-        waited = aio_proc.wait_until(p['condition'], p['timeout'], p['name'],
-                                     p['log'], env=p['env'])
-    except aio_proc.AioError as exc:
+        waited = aio_supervisor.wait_until(p['condition'], p['timeout'],
+                                           p['name'], p['log'], env=p['env'])
+    except aio_common.AioError as exc:
         module.fail_json(msg=str(exc))
     module.exit_json(changed=False, waited=round(waited, 1))
 

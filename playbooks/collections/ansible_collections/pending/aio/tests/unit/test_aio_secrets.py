@@ -29,7 +29,7 @@ import fixtures
 from oslotest import base
 import yaml
 
-from ansible_collections.pending.aio.plugins.module_utils import aio_proc
+from ansible_collections.pending.aio.plugins.module_utils import aio_files
 from ansible_collections.pending.aio.plugins.modules import (
     secrets as aio_secrets)
 
@@ -191,7 +191,7 @@ class FileModesTestCase(base.BaseTestCase):
 class WriteFilesModesTestCase(base.BaseTestCase):
 
     def write_files(self, spec):
-        did, _ = aio_proc.write_files(spec)
+        did, _ = aio_files.write_files(spec)
         return 'CHANGED' if did else ''
 
     def test_files_and_directories_get_their_modes(self):

@@ -1,0 +1,130 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Work done once per distinct input, its result stored (stdlib only).
+
+``cached`` (the ``cached`` module) runs a command once per distinct input
+and replays its output after.  ``recall`` and ``remember`` keep a module's
+own result (a dict) as JSON under the sha256 of its input's key, which may
+hold a password and is never stored itself; ``stored`` reads that result
+whatever its key (what check mode shows on a miss).
+"""
+
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+
+from ansible_collections.pending.aio.plugins.module_utils import aio_common
+
+
+def cache_key(key, data, command):
+    """Hash of ``key``, the input and every ``.py`` script in ``command``."""
+    digest = hashlib.sha256(key.encode() + b'\0' + data)
+    # A changed script is a changed input: its text is part of the key.
+    for arg in command:
+        if arg.endswith('.py') and os.path.isfile(arg):
+            with open(arg, 'rb') as f:
+                digest.update(b'\0' + f.read())
+    return digest.hexdigest()
+
+
+def cached(path, key, command, data, env=None, check=False):
+    """Run ``command`` once per distinct input; replay its output after.
+
+    The output is stored in ``path`` (in the cloud's data directory, so
+    ``down --purge`` forgets it with the data it describes) under a hash
+    of ``key``, of ``data`` (the command's standard input) and of the text
+    of every ``.py`` script in the command.
+
+    :returns: ``(ran, stdout, stderr)``; ``ran`` is False when the stored
+              output was replayed.  With ``check``, a command that would
+              run does not: the stored output, if any, is returned.
+    """
+    digest = cache_key(key, data, command)
+    stored = None
+    try:
+        with open(path) as f:
+            stored_key, _, stored = f.read().partition('\n')
+        if stored_key == digest:
+            return False, stored, ''
+    except FileNotFoundError:
+        pass
+    if check:
+        return True, stored or '', ''
+    proc = subprocess.run(command, input=data, capture_output=True,
+                          env=aio_common.environ(env))
+    output = proc.stdout.decode(errors='replace')
+    errors = proc.stderr.decode(errors='replace')
+    if proc.returncode:
+        raise aio_common.AioError(
+            '%s failed (exit %d): %s%s'
+            % (command[0], proc.returncode, errors, output))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + '.tmp'
+    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+              'w') as f:
+        f.write(digest + '\n' + output)
+    os.replace(tmp, path)
+    return True, output, errors
+
+
+def _load(path):
+    """The JSON wrapper stored at ``path``; None if absent or not ours."""
+    try:
+        with open(path) as f:
+            stored = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return stored if isinstance(stored, dict) else None
+
+
+def recall(path, key):
+    """The result stored at ``path`` under ``key``, or None.
+
+    None when the file is missing, is not JSON, or was stored under
+    another key (compared by sha256: the key itself is never stored).
+    """
+    stored = _load(path)
+    if stored is None or stored.get('key') != _digest(key):
+        return None
+    return stored.get('result')
+
+
+def stored(path):
+    """The result stored at ``path`` whatever its key, or None."""
+    return (_load(path) or {}).get('result')
+
+
+def remember(path, key, result):
+    """Store ``result`` (JSON) at ``path`` under the sha256 of ``key``.
+
+    Atomically: a temporary file of mode 0600 in the same directory
+    (made if missing), then renamed over ``path``.
+    """
+    folder = os.path.dirname(path) or '.'
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix='.tmp-')
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, 'w') as f:
+            json.dump({'key': _digest(key), 'result': result}, f)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def _digest(key):
+    return hashlib.sha256(key.encode()).hexdigest()

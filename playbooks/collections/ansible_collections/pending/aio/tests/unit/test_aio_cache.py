@@ -1,0 +1,106 @@
+# Copyright 2026 The pending-tempest-plugin Authors.
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+"""Work done once per distinct input (``aio_cache``)."""
+
+import hashlib
+import json
+import os
+import stat
+
+import aio_testcase
+from ansible_collections.pending.aio.plugins.module_utils import aio_cache
+from ansible_collections.pending.aio.plugins.module_utils import aio_common
+
+
+class TestCached(aio_testcase.AioTestCase):
+
+    def cached(self, data, key='k', fail=False, check=False):
+        counter = self.path('runs')
+        script = ('cat; echo; echo run >> %s; %s' % (
+            counter, 'exit 3' if fail else 'true'))
+        result = aio_cache.cached(self.path('c', 'out'), key,
+                                  ['bash', '-c', script], data, check=check)
+        runs = 0
+        if os.path.exists(counter):
+            with open(counter) as f:
+                runs = len(f.readlines())
+        return result[:2], runs
+
+    def test_runs_once_per_input_then_replays(self):
+        self.assertEqual(((True, '{"a": 1}\n'), 1), self.cached(b'{"a": 1}'))
+        self.assertEqual(((False, '{"a": 1}\n'), 1),
+                         self.cached(b'{"a": 1}'))
+        self.assertEqual(((True, '{"a": 2}\n'), 2), self.cached(b'{"a": 2}'))
+        self.assertEqual(((True, '{"a": 2}\n'), 3),
+                         self.cached(b'{"a": 2}', key='other nova'))
+        self.assertEqual(0o600, stat.S_IMODE(
+            os.stat(self.path('c', 'out')).st_mode))
+
+    def test_failure_is_not_cached(self):
+        self.assertRaises(aio_common.AioError, self.cached, b'x', fail=True)
+        self.assertEqual(((True, 'x\n'), 2), self.cached(b'x'))
+
+    def test_check_mode_replays_the_stored_output_without_running(self):
+        self.cached(b'one')
+        self.assertEqual(((True, 'one\n'), 1),
+                         self.cached(b'two', check=True))
+
+
+class TestRecallRemember(aio_testcase.AioTestCase):
+    """A module's own result, stored once per distinct input."""
+
+    def test_remembered_then_recalled(self):
+        path = self.path('data', 'cache', 'seed.json')    # folders made
+        aio_cache.remember(path, 'k', {'facts': {'a': 1}})
+        self.assertEqual({'facts': {'a': 1}}, aio_cache.recall(path, 'k'))
+        with open(path) as f:
+            stored = json.load(f)
+        self.assertEqual({'key': hashlib.sha256(b'k').hexdigest(),
+                          'result': {'facts': {'a': 1}}}, stored)
+        self.assertEqual(['seed.json'],
+                         os.listdir(self.path('data', 'cache')))
+
+    def test_another_key_is_a_miss(self):
+        path = self.path('c.json')
+        aio_cache.remember(path, 'password one', {'x': 1})
+        self.assertIsNone(aio_cache.recall(path, 'password two'))
+        with open(path) as f:
+            self.assertNotIn('password', f.read())
+        # What check mode shows on a miss: the last result, whatever key.
+        self.assertEqual({'x': 1}, aio_cache.stored(path))
+
+    def test_a_missing_file_is_a_miss(self):
+        self.assertIsNone(aio_cache.recall(self.path('none.json'), 'k'))
+        self.assertIsNone(aio_cache.stored(self.path('none.json')))
+
+    def test_a_corrupt_file_is_a_miss(self):
+        for text in ('{"key": ', 'not json', '[1, 2]', ''):
+            with open(self.path('c.json'), 'w') as f:
+                f.write(text)
+            self.assertIsNone(aio_cache.recall(self.path('c.json'), 'k'),
+                              text)
+            self.assertIsNone(aio_cache.stored(self.path('c.json')), text)
+
+    def test_the_file_is_owner_only_and_replaced(self):
+        path = self.path('c.json')
+        with open(path, 'w') as f:
+            f.write('old')
+        os.chmod(path, 0o644)
+        aio_cache.remember(path, 'k', {'v': 1})
+        self.assertEqual(0o600, stat.S_IMODE(os.stat(path).st_mode))
+        aio_cache.remember(path, 'k2', {'v': 2})
+        self.assertEqual(0o600, stat.S_IMODE(os.stat(path).st_mode))
+        self.assertIsNone(aio_cache.recall(path, 'k'))
+        self.assertEqual({'v': 2}, aio_cache.recall(path, 'k2'))
+        self.assertEqual(['c.json'], os.listdir(self.tmp))
