@@ -13,71 +13,16 @@
 #    under the License.
 """Work done once per distinct input, its result stored (stdlib only).
 
-``cached`` (the ``cached`` module) runs a command once per distinct input
-and replays its output after.  ``recall`` and ``remember`` keep a module's
-own result (a dict) as JSON under the sha256 of its input's key, which may
-hold a password and is never stored itself; ``stored`` reads that result
-whatever its key (what check mode shows on a miss).
+``recall`` and ``remember`` keep a module's own result (a dict) as JSON
+under the sha256 of its input's key, which may hold a password and is
+never stored itself; ``stored`` reads that result whatever its key (what
+check mode shows on a miss).
 """
 
 import hashlib
 import json
 import os
-import subprocess
 import tempfile
-
-from ansible_collections.pending.aio.plugins.module_utils import aio_common
-
-
-def cache_key(key, data, command):
-    """Hash of ``key``, the input and every ``.py`` script in ``command``."""
-    digest = hashlib.sha256(key.encode() + b'\0' + data)
-    # A changed script is a changed input: its text is part of the key.
-    for arg in command:
-        if arg.endswith('.py') and os.path.isfile(arg):
-            with open(arg, 'rb') as f:
-                digest.update(b'\0' + f.read())
-    return digest.hexdigest()
-
-
-def cached(path, key, command, data, env=None, check=False):
-    """Run ``command`` once per distinct input; replay its output after.
-
-    The output is stored in ``path`` (in the cloud's data directory, so
-    ``down --purge`` forgets it with the data it describes) under a hash
-    of ``key``, of ``data`` (the command's standard input) and of the text
-    of every ``.py`` script in the command.
-
-    :returns: ``(ran, stdout, stderr)``; ``ran`` is False when the stored
-              output was replayed.  With ``check``, a command that would
-              run does not: the stored output, if any, is returned.
-    """
-    digest = cache_key(key, data, command)
-    stored = None
-    try:
-        with open(path) as f:
-            stored_key, _, stored = f.read().partition('\n')
-        if stored_key == digest:
-            return False, stored, ''
-    except FileNotFoundError:
-        pass
-    if check:
-        return True, stored or '', ''
-    proc = subprocess.run(command, input=data, capture_output=True,
-                          env=aio_common.environ(env))
-    output = proc.stdout.decode(errors='replace')
-    errors = proc.stderr.decode(errors='replace')
-    if proc.returncode:
-        raise aio_common.AioError(
-            '%s failed (exit %d): %s%s'
-            % (command[0], proc.returncode, errors, output))
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = path + '.tmp'
-    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
-              'w') as f:
-        f.write(digest + '\n' + output)
-    os.replace(tmp, path)
-    return True, output, errors
 
 
 def _load(path):

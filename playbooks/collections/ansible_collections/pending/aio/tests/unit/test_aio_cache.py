@@ -20,41 +20,6 @@ import stat
 
 import aio_testcase
 from ansible_collections.pending.aio.plugins.module_utils import aio_cache
-from ansible_collections.pending.aio.plugins.module_utils import aio_common
-
-
-class TestCached(aio_testcase.AioTestCase):
-
-    def cached(self, data, key='k', fail=False, check=False):
-        counter = self.path('runs')
-        script = ('cat; echo; echo run >> %s; %s' % (
-            counter, 'exit 3' if fail else 'true'))
-        result = aio_cache.cached(self.path('c', 'out'), key,
-                                  ['bash', '-c', script], data, check=check)
-        runs = 0
-        if os.path.exists(counter):
-            with open(counter) as f:
-                runs = len(f.readlines())
-        return result[:2], runs
-
-    def test_runs_once_per_input_then_replays(self):
-        self.assertEqual(((True, '{"a": 1}\n'), 1), self.cached(b'{"a": 1}'))
-        self.assertEqual(((False, '{"a": 1}\n'), 1),
-                         self.cached(b'{"a": 1}'))
-        self.assertEqual(((True, '{"a": 2}\n'), 2), self.cached(b'{"a": 2}'))
-        self.assertEqual(((True, '{"a": 2}\n'), 3),
-                         self.cached(b'{"a": 2}', key='other nova'))
-        self.assertEqual(0o600, stat.S_IMODE(
-            os.stat(self.path('c', 'out')).st_mode))
-
-    def test_failure_is_not_cached(self):
-        self.assertRaises(aio_common.AioError, self.cached, b'x', fail=True)
-        self.assertEqual(((True, 'x\n'), 2), self.cached(b'x'))
-
-    def test_check_mode_replays_the_stored_output_without_running(self):
-        self.cached(b'one')
-        self.assertEqual(((True, 'one\n'), 1),
-                         self.cached(b'two', check=True))
 
 
 class TestRecallRemember(aio_testcase.AioTestCase):

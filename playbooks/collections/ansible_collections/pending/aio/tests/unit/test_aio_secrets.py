@@ -154,24 +154,34 @@ class FileModesTestCase(base.BaseTestCase):
         for name in ('my.cnf.j2', 'rabbitmq.conf.j2', 'ml2_conf.ini.j2'):
             self.assertNotIn(name, found)
 
-    def test_aio_files_writes_every_secret_file_0600(self):
-        with open(os.path.join(TEMPLATES, 'aio-files.json.j2')) as f:
-            text = f.read()
+    def test_declared_secret_files_are_0600_and_never_in_a_diff(self):
+        # What each role declares (roles/*/templates/files.json.j2) and
+        # aio_files' own: a file rendered from a secret template is an
+        # entry with mode 0600 of a `secret_files` list (whose content the
+        # files module never shows in a diff).
+        paths = [os.path.join(TEMPLATES, 'aio-files.json.j2')] + glob.glob(
+            os.path.join(PLAYBOOKS, 'roles', '*', 'templates',
+                         'files.json.j2'))
         secret = secret_templates()
+        lists = re.compile(r"\b(secret_files|files)(?:\.append\(|' *: *\["
+                           r"| = \[)")
         seen = set()
-        for statement in text.split('{%'):
-            for line in statement.splitlines():
-                for name in re.findall(r"'([\w.-]+\.j2)'", line):
-                    if name not in secret:
-                        continue
-                    seen.add(name)
-                    entry = re.search(r"'%s', '(\d+)'\]" % re.escape(name),
-                                      line)
-                    mode = entry.group(1) if entry else (
-                        '0600' if "'mode': '0600'" in statement else None)
-                    self.assertEqual('0600', mode, name)
-        self.assertIn('nova.conf.j2', seen)
-        self.assertIn('clouds.yaml.j2', seen)
+        for path in paths:
+            with open(path) as f:
+                text = f.read()
+            for m in re.finditer(r"'(?:[^'\n]*/)?([\w.-]+\.j2)'", text):
+                if m.group(1) not in secret:
+                    continue
+                seen.add(m.group(1))
+                before = text[:m.start()]
+                entry = before[before.rindex("{'path'"):]
+                self.assertIn("'mode': '0600'", entry, (path, m.group(1)))
+                self.assertEqual('secret_files',
+                                 lists.findall(before)[-1],
+                                 (path, m.group(1)))
+        for name in ('nova.conf.j2', 'nova-plane.conf.j2', 'keystone.conf.j2',
+                     'cinder.conf.j2', 'clouds.yaml.j2'):
+            self.assertIn(name, seen)
 
     def test_template_tasks_write_secret_files_0600(self):
         secret = secret_templates()
