@@ -16,6 +16,9 @@
 DOCUMENTATION = r'''
 module: supervisord
 short_description: Start the cloud's supervisord unless it runs
+description:
+  - Starts supervisord with I(conf) unless it already runs, then waits
+    until it answers on its socket; changed only when it started it.
 options:
   conf: {description: supervisord.conf, type: path, required: true}
   ctl: {description: supervisorctl, type: path, required: true}

@@ -38,3 +38,5 @@ class TestModuleDocs(base.BaseTestCase):
                     and n.targets[0].id in ('DOCUMENTATION', 'RETURN')}
             self.assertEqual(name, docs['DOCUMENTATION']['module'])
             self.assertTrue(docs['DOCUMENTATION']['short_description'])
+            # ansible-doc fails on a module without a description.
+            self.assertTrue(docs['DOCUMENTATION'].get('description'), name)
