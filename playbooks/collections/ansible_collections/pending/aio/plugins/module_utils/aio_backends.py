@@ -58,7 +58,10 @@ def _run(argv, what, data=None, env=None, secret=None):
         text = (proc.stderr.strip() or proc.stdout.strip()
                 or 'no output')
         if secret:
-            text = text.replace(secret, MASK)
+            # As given, and as an SQL literal spells it (mysql quotes the
+            # statement it refuses).
+            for form in (_sql_string(secret)[1:-1], secret):
+                text = text.replace(form, MASK)
         raise BackendError('%s: %s failed (exit %d): %s'
                            % (what, ' '.join(argv[:2]), proc.returncode,
                               text))

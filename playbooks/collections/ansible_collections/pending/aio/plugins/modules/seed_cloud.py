@@ -293,6 +293,25 @@ def seed(conn, spec):
     return created, facts
 
 
+def legacy_facts(path):
+    """The facts a cloud seeded before this module stored, or {}.
+
+    The seed was a script run by a generic module that stored a hash
+    line, then the script's output, whose last line was the facts as JSON
+    (with ``changed`` and ``created``).  Check mode on such a cloud shows
+    them, as it did, until a real ``up`` stores this module's result.
+    """
+    try:
+        with open(path) as f:
+            output = f.read().partition('\n')[2].strip()
+        facts = json.loads(output.splitlines()[-1])
+    except (OSError, ValueError, IndexError):
+        return {}
+    if not isinstance(facts, dict):
+        return {}
+    return {k: v for k, v in facts.items() if k not in ('changed', 'created')}
+
+
 def run(module, client=connect):
     """The module's work; ``client(params)`` makes the connection."""
     p = module.params
@@ -307,7 +326,8 @@ def run(module, client=connect):
         previous = aio_cache.stored(p['cache']) or {}
         module.exit_json(changed=True, cached=False,
                          created=previous.get('created', []),
-                         facts=previous.get('facts', {}))
+                         facts=(previous.get('facts')
+                                or legacy_facts(p['cache'])))
         return
     try:
         created, facts = seed(client(p), p)

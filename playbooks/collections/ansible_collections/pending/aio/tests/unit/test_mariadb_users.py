@@ -96,6 +96,17 @@ class TestMariadbUsers(BackendTestCase):
                       str(exc))
         self.assertNotIn(PW, str(exc))
 
+    def test_a_failure_hides_the_password_as_sql_spells_it(self):
+        # The statement mysql quotes holds the escaped literal.
+        pw = "a'b\\c"
+        self.fake([(['-e'], '0\n0\n', 0),
+                   (['-N'], '', 1, "ERROR 1064: near 'a''b\\\\c'")])
+        exc = self.assertRaises(aio_backends.BackendError,
+                                aio_backends.mariadb_users, '/etc/my.cnf',
+                                'openstack', pw, DBS)
+        self.assertNotIn("a''b", str(exc))
+        self.assertNotIn('b\\\\c', str(exc))
+
     def test_mysql_missing_is_a_clear_error(self):
         self.useFixture(fixtures.MockPatchObject(
             aio_backends.subprocess, 'run',

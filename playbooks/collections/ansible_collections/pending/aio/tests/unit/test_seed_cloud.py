@@ -19,6 +19,7 @@ changed; a miss creates what is missing and is changed only when it
 created something; check mode calls nothing.
 """
 
+import json
 import os
 import stat
 import sys
@@ -226,6 +227,18 @@ class SeedCloudTestCase(base.BaseTestCase):
         self.run_module()
         self.client.reset_mock()
         result = self.run_module(check_mode=True, nova_source_id='other')
+        self.client.assert_not_called()
+        self.assertTrue(result['changed'])
+        self.assertEqual(FACTS, result['facts'])
+
+    def test_check_mode_shows_the_facts_the_seed_script_stored(self):
+        # A cloud seeded before this module: a hash line, then the
+        # script's output, its last line the facts with changed/created.
+        os.makedirs(os.path.dirname(self.cache))
+        with open(self.cache, 'w') as f:
+            f.write('0' * 64 + '\nseeded\n' + json.dumps(
+                dict(FACTS, changed=False, created=[])) + '\n')
+        result = self.run_module(check_mode=True)
         self.client.assert_not_called()
         self.assertTrue(result['changed'])
         self.assertEqual(FACTS, result['facts'])
