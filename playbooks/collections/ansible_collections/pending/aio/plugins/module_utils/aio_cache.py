@@ -25,6 +25,18 @@ import os
 import tempfile
 
 
+def inputs_key(version, params, names):
+    """The key of a module's result: its ``names`` options and ``version``.
+
+    ``version`` stands for the module's logic: bumping it runs the module
+    again on a built cloud.  The text may hold passwords; only its sha256
+    is ever stored.
+    """
+    return json.dumps({'version': version,
+                       'options': {k: params[k] for k in names}},
+                      sort_keys=True)
+
+
 def _load(path):
     """The JSON wrapper stored at ``path``; None if absent or not ours."""
     try:

@@ -96,7 +96,6 @@ cached: {description: Whether the stored result was replayed (no call).,
          type: bool, returned: always}
 '''
 
-import json  # noqa: E402
 
 try:
     from ansible.module_utils.basic import AnsibleModule
@@ -118,13 +117,6 @@ INPUTS = ('auth_url', 'admin_password', 'service_password', 'region',
 
 class MissingLibrary(Exception):
     pass
-
-
-def cache_key(params):
-    """The text whose sha256 names a stored result: every input."""
-    return json.dumps({'version': VERSION,
-                       'options': {k: params[k] for k in INPUTS}},
-                      sort_keys=True)
 
 
 def connect(spec):
@@ -224,7 +216,7 @@ def register(ks, spec):
 def run(module, client=connect):
     """The module's work; ``client(params)`` makes the Keystone client."""
     p = module.params
-    key = cache_key(p)
+    key = aio_cache.inputs_key(VERSION, p, INPUTS)
     stored = aio_cache.recall(p['cache'], key)
     if stored is not None:
         module.exit_json(changed=False, cached=True,

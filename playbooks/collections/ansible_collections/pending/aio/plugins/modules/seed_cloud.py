@@ -160,13 +160,6 @@ class SeedError(Exception):
     pass
 
 
-def cache_key(params):
-    """The text whose sha256 names a stored result: every input."""
-    return json.dumps({'version': VERSION,
-                       'options': {k: params[k] for k in INPUTS}},
-                      sort_keys=True)
-
-
 def connect(spec):
     """An openstacksdk connection, as admin of the admin project."""
     try:
@@ -315,7 +308,7 @@ def legacy_facts(path):
 def run(module, client=connect):
     """The module's work; ``client(params)`` makes the connection."""
     p = module.params
-    key = cache_key(p)
+    key = aio_cache.inputs_key(VERSION, p, INPUTS)
     stored = aio_cache.recall(p['cache'], key)
     if stored is not None:
         module.exit_json(changed=False, cached=True,

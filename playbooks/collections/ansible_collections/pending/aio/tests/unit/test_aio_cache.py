@@ -69,3 +69,14 @@ class TestRecallRemember(aio_testcase.AioTestCase):
         self.assertIsNone(aio_cache.recall(path, 'k'))
         self.assertEqual({'v': 2}, aio_cache.recall(path, 'k2'))
         self.assertEqual(['c.json'], os.listdir(self.tmp))
+
+
+class TestInputsKey(aio_testcase.AioTestCase):
+
+    def test_names_only_the_inputs_and_the_version(self):
+        key = aio_cache.inputs_key('1', {'a': 1, 'b': [2], 'cache': '/x'},
+                                   ('b', 'a'))
+        self.assertEqual({'version': '1', 'options': {'a': 1, 'b': [2]}},
+                         json.loads(key))
+        self.assertNotEqual(key, aio_cache.inputs_key(
+            '2', {'a': 1, 'b': [2]}, ('a', 'b')))
