@@ -15,11 +15,15 @@
 
 ``python -m pending_aio smoke --supervisorctl PATH``, with the tools venv's
 python (openstacksdk, and python-openstackclient beside it) and
-OS_CLIENT_CONFIG_FILE pointing at .aio/clouds.yaml.  Checks 1 to 4 go
-through the ``openstack`` command line, the commands an operator
-types (``openstack --os-cloud aio-member server create ... --wait``,
-``openstack --os-cloud aio-admin --os-compute-api-version 2.16 server
-show``); check 5 uses openstacksdk for its block device mapping:
+OS_CLIENT_CONFIG_FILE pointing at .aio/clouds.yaml.  The servers of
+checks 1 to 4 are created and deleted through the ``openstack`` command
+line, the commands an operator types (``openstack --os-cloud aio-member
+server create ... --wait``, ``server delete --wait``); what the checks
+then read (the host, the ports, host_status at microversion 2.16, polled)
+goes through one openstacksdk connection per persona, as check 5 does for
+its block device mapping: a command-line call costs a Python start and a
+token each, which the functional stage's 2 busy cores pay for (measured:
+doc/source/data/code-timings.yaml, smoke_reads_in_process).
 
 1. the member boots a server on its own network: ACTIVE, its port bound by
    ML2/OVN (binding:vif_type ovs) on a compute host;
@@ -78,12 +82,26 @@ def cli(cloud, *words, timeout=120, output=True):
     return json.loads(proc.stdout) if proc.stdout.strip() else None
 
 
-def host_status(server_id):
-    return cli('aio-admin', '--os-compute-api-version', '2.16', 'server',
-               'show', server_id, '-c', 'host_status')['host_status']
+def show(admin, server_id, microversion):
+    """GET /servers/{id} as admin at ``microversion``: the server's body."""
+    response = admin.compute.get('/servers/%s' % server_id,
+                                 microversion=microversion)
+    if response.status_code != 200:
+        check(False, 'GET /servers/%s at %s: %d %s' % (
+            server_id, microversion, response.status_code,
+            response.text[:300]))
+    return response.json()['server']
 
 
-def boot(args, name, different_host=None):
+def host_status(admin, server_id):
+    return show(admin, server_id, '2.16').get('host_status')
+
+
+def ports_of(admin, server_id):
+    return list(admin.network.ports(device_id=server_id))
+
+
+def boot(args, admin, name, different_host=None):
     hint = ['--hint', 'different_host=%s' % different_host] \
         if different_host else []
     server = cli('aio-member', 'server', 'create', '--flavor', args.flavor,
@@ -92,18 +110,14 @@ def boot(args, name, different_host=None):
                  timeout=args.timeout)
     check(server['status'] == 'ACTIVE', '%s ACTIVE (openstack server '
           'create --wait)' % name)
-    host = cli('aio-admin', 'server', 'show', server['id'],
-               '-c', 'OS-EXT-SRV-ATTR:host')['OS-EXT-SRV-ATTR:host']
-    ports = cli('aio-admin', 'port', 'list', '--device-id', server['id'],
-                '-c', 'ID')
+    host = show(admin, server['id'], '2.1')['OS-EXT-SRV-ATTR:host']
+    ports = ports_of(admin, server['id'])
     check(len(ports) == 1, '%s has one port' % name)
-    port = cli('aio-admin', 'port', 'show', ports[0]['ID'],
-               '-c', 'binding_vif_type', '-c', 'binding_host_id')
-    check(port['binding_vif_type'] == 'ovs'
-          and port['binding_host_id'] == host,
+    port = ports[0]
+    check(port.binding_vif_type == 'ovs' and port.binding_host_id == host,
           '%s port %s bound by OVN on %s (vif_type=%s, host=%s)'
-          % (name, ports[0]['ID'], host, port['binding_vif_type'],
-             port['binding_host_id']))
+          % (name, port.id, host, port.binding_vif_type,
+             port.binding_host_id))
     return server['id'], host
 
 
@@ -173,37 +187,39 @@ def main(argv=None):
     parser.add_argument('--unknown-within', type=int, default=45)
     args = parser.parse_args(argv)
 
+    admin = client.connect('aio-admin')
     servers = []
     try:
-        first, host1 = boot(args, 'aio-smoke-1')
+        first, host1 = boot(args, admin, 'aio-smoke-1')
         servers.append(first)
-        second, host2 = boot(args, 'aio-smoke-2', different_host=first)
+        second, host2 = boot(args, admin, 'aio-smoke-2',
+                             different_host=first)
         servers.append(second)
         check(host1 != host2, 'the two servers are on two hosts (%s, %s)'
               % (host1, host2))
 
-        check(host_status(first) == 'UP', 'host_status UP at 2.16 for admin')
+        check(host_status(admin, first) == 'UP',
+              'host_status UP at 2.16 for admin')
         program = 'nova-compute-%s' % host1
         subprocess.check_call([args.supervisorctl, 'stop', program])
         try:
             start = time.time()
             wait_for('host_status UNKNOWN',
-                     lambda: host_status(first) == 'UNKNOWN',
+                     lambda: host_status(admin, first) == 'UNKNOWN',
                      args.unknown_within)
             check(True, 'host_status UNKNOWN %.0fs after %s stopped'
                   % (time.time() - start, program))
         finally:
             subprocess.check_call([args.supervisorctl, 'start', program])
-        wait_for('host_status UP', lambda: host_status(first) == 'UP',
+        wait_for('host_status UP', lambda: host_status(admin, first) == 'UP',
                  args.unknown_within)
         check(True, 'host_status UP again after %s started' % program)
     finally:
         if servers:
             cli('aio-member', 'server', 'delete', '--wait', *servers,
                 timeout=args.timeout, output=False)
-    left = [p for s in servers
-            for p in cli('aio-admin', 'port', 'list', '--device-id', s)]
-    check(not left, 'servers deleted, no port left behind')
+    left = [p.id for s in servers for p in ports_of(admin, s)]
+    check(not left, 'servers deleted, no port left behind (%s)' % left)
 
     member = client.connect('aio-member')
     volume_smoke(member, args)
