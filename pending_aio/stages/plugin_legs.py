@@ -31,7 +31,9 @@ the tools/aio to switch profiles with.
 import json
 import os
 import re
+import shutil
 import subprocess
+import threading
 
 from pending_aio import sh
 from pending_aio.stages import conformance
@@ -233,22 +235,72 @@ def judge_wrong_claim(name, rc, log, pattern):
     sh.write_lines(found[:1])
 
 
-def expect_fail(name, edits, regex, pattern, ws=None):
+class WrongClaim(object):
     """Tests with a tempest.conf that misdescribes the cloud must fail.
 
-    A suite that cannot fail proves nothing: the tests of REGEX run with
-    tempest.conf changed by ``edits`` (as :func:`sh.sed`); they must fail,
-    saying PATTERN.  ``ws``: the workspace (default: nova's own control
-    services').
+    A suite that cannot fail proves nothing: the tests of ``regex`` run with
+    the tempest.conf of ``ws`` (default: nova's own control services'
+    workspace) changed by ``edits`` (as :func:`sh.sed`); they must fail,
+    saying ``pattern``.  Each runs in a workspace of its own
+    ($AIO_DIR/wrong-claims/NAME: the copied tempest.conf and .stestr.conf,
+    its own stestr repository and tempest.log), so that several run at
+    once (:func:`expect_fail_together`).
     """
-    ws = ws or sh.path('tempest')
-    conf = os.path.join(ws, 'etc', 'tempest-%s.conf' % name)
-    log = sh.path('logs', 'expect-fail-%s.log' % name)
-    sh.echo('-- a wrong claim (%s) must fail' % name)
-    sh.sed(os.path.join(ws, 'etc', 'tempest.conf'), conf, *edits)
-    rc = sh.run_to(log, plugin_argv('--config-file', conf, '--regex', regex),
-                   both=True, check=False, cwd=ws)
-    judge_wrong_claim(name, rc, log, pattern)
+
+    def __init__(self, name, edits, regex, pattern, ws=None):
+        self.name, self.edits = name, edits
+        self.regex, self.pattern = regex, pattern
+        self.ws = ws or sh.path('tempest')
+        self.log = sh.path('logs', 'expect-fail-%s.log' % name)
+        self.rc = None
+
+    def prepare(self):
+        own = sh.path('wrong-claims', self.name)
+        if os.path.isdir(own):
+            shutil.rmtree(own)
+        os.makedirs(os.path.join(own, 'etc'))
+        os.makedirs(os.path.join(own, 'logs'))
+        shutil.copy(os.path.join(self.ws, '.stestr.conf'), own)
+        conf = os.path.join(own, 'etc', 'tempest.conf')
+        # Its tempest.log in its own folder too (Tempest's lock_path stays
+        # the cloud's: one lock for every run on it).
+        sh.sed(os.path.join(self.ws, 'etc', 'tempest.conf'), conf,
+               *(list(self.edits) + [(r'^log_dir = .*', 'log_dir = %s'
+                                      % os.path.join(own, 'logs'))]))
+        return own, conf
+
+    def run(self):
+        own, conf = self.prepare()
+        self.rc = sh.run_to(self.log, plugin_argv(
+            '--config-file', conf, '--regex', self.regex), both=True,
+            check=False, cwd=own)
+
+    def judge(self):
+        sh.echo('-- a wrong claim (%s) must fail' % self.name)
+        judge_wrong_claim(self.name, self.rc, self.log, self.pattern)
+
+
+def expect_fail(name, edits, regex, pattern, ws=None):
+    """One :class:`WrongClaim`, run and judged."""
+    expect_fail_together([WrongClaim(name, edits, regex, pattern, ws)])
+
+
+def expect_fail_together(claims):
+    """Every :class:`WrongClaim` of ``claims`` at once, then each judged.
+
+    Each is a run of one class or a few tests, mostly waiting on the
+    cloud: together they take about as long as the longest (measured:
+    doc/source/data/code-timings.yaml, wrong_claims_at_once).  Judged in
+    order, once all have ended.
+    """
+    threads = [threading.Thread(target=claim.run, name=claim.name)
+               for claim in claims]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for claim in claims:
+        claim.judge()
 
 
 def clean():
@@ -316,41 +368,57 @@ def leg_profiles():
         quota_tests_passed('db and unified_limits', log)
         trait_writes_checked(offset)
     report('admin_only')
+    clean()
+    # Its wrong claims are run by the caller: with the pending-off leg's,
+    # when that leg runs too.
+    return profile_wrong_claims()
 
-    sh.stage('wrong claims on the reference cloud')
-    # The endpoints swapped: each profile's tests read the other's nova-api.
-    expect_fail('profile-services', [(
-        r'^host_status_profile_services = .*',
-        'host_status_profile_services = %s'
-        % conformance.profile_services('admin_only', swapped=True))],
-        conformance.classes_regex(HS_CLASS) + 'test_up_visibility',
-        # Only the admin_or_owner nova-api, read as unknown_only's, shows
-        # an UP host_status to the owner: a profile client that fell back
-        # to the main (admin_only) endpoint would not.
-        'over-permission for persona owner_member under policy profile '
-        'unknown_only')
-    # The cloud's own profile misdescribed (no other endpoint claimed).
-    expect_fail('profile', [
-        (r'^host_status_policy_profile = .*',
-         'host_status_policy_profile = admin_or_owner'),
-        sh.delete_line('host_status_profile_services')],
-        conformance.classes_regex(HS_CLASS) + 'test_up_visibility',
-        'under-permission for persona owner_member under policy profile '
-        'admin_or_owner')
-    # The other quota counting mode's endpoint misdescribed: the quota
-    # recheck through the plane unified-limits, read as counted by
-    # placement, sets nova's quota (which unified limits ignore), and the
-    # rebuild builds the server.  A test that fell back to the cloud's own
-    # endpoint (db counting, as placement's quota sets) would pass.
-    expect_fail('quota-services', [(
-        r'^quota_counting_services = .*',
-        'quota_counting_services = placement:%s'
-        % conformance.service_type(UNIFIED_LIMITS_PLANE))],
-        conformance.classes_regex(QUOTA_CLASS)
-        + r'test_rebuild_quota_recheck\[',
-        # (testtools wraps the rest: "(cores quota 0, counted by placement,
-        # nova-api of service type compute-<plane>)".)
-        'although the quota did not allow it')
+
+def profile_wrong_claims():
+    """The wrong claims of the profiles leg (:class:`WrongClaim`)."""
+    return [
+        # The endpoints swapped: each profile's tests read the other's
+        # nova-api.
+        WrongClaim('profile-services', [(
+            r'^host_status_profile_services = .*',
+            'host_status_profile_services = %s'
+            % conformance.profile_services('admin_only', swapped=True))],
+            conformance.classes_regex(HS_CLASS) + 'test_up_visibility',
+            # Only the admin_or_owner nova-api, read as unknown_only's,
+            # shows an UP host_status to the owner: a profile client that
+            # fell back to the main (admin_only) endpoint would not.
+            'over-permission for persona owner_member under policy profile '
+            'unknown_only'),
+        # The cloud's own profile misdescribed (no other endpoint claimed).
+        WrongClaim('profile', [
+            (r'^host_status_policy_profile = .*',
+             'host_status_policy_profile = admin_or_owner'),
+            sh.delete_line('host_status_profile_services')],
+            conformance.classes_regex(HS_CLASS) + 'test_up_visibility',
+            'under-permission for persona owner_member under policy profile '
+            'admin_or_owner'),
+        # The other quota counting mode's endpoint misdescribed: the quota
+        # recheck through the plane unified-limits, read as counted by
+        # placement, sets nova's quota (which unified limits ignore), and
+        # the rebuild builds the server.  A test that fell back to the
+        # cloud's own endpoint (db counting, as placement's quota sets)
+        # would pass.
+        WrongClaim('quota-services', [(
+            r'^quota_counting_services = .*',
+            'quota_counting_services = placement:%s'
+            % conformance.service_type(UNIFIED_LIMITS_PLANE))],
+            conformance.classes_regex(QUOTA_CLASS)
+            + r'test_rebuild_quota_recheck\[',
+            # (testtools wraps the rest: "(cores quota 0, counted by
+            # placement, nova-api of service type compute-<plane>)".)
+            'although the quota did not allow it')]
+
+
+def wrong_claims(claims):
+    """The wrong claims on the reference cloud, at once; then clean."""
+    sh.stage('wrong claims on the reference cloud (at once, each in a '
+             'workspace of its own)')
+    expect_fail_together(claims)
     clean()
 
 
@@ -440,7 +508,8 @@ def leg_mutants(trap):
                 '%s' % sh.path('logs', 'mutants-batch-*.log'))
 
 
-def leg_pending_off():
+def leg_pending_off(claims=()):
+    """The partial leg; then its wrong claim, at once with ``claims``."""
     sh.stage('reference nova with use_pending_state = False, quota counted '
              'in placement (control plane pending-off)')
     # The feature tests include the quota recheck tests: they run here under
@@ -468,12 +537,12 @@ def leg_pending_off():
     # feature test fails under it, so running them all shows nothing more
     # (measured: doc/source/data/code-timings.yaml,
     # stages_plugin_legs_pending_on).
-    expect_fail('pending-on', [(r'^pending_state_enabled = .*',
-                                'pending_state_enabled = true')],
-                PENDING_CLASS_REGEX,
-                'expected status PENDING / vm_state pending, got ERROR / '
-                'error', ws=ws)
-    clean()
+    wrong_claims(list(claims) + [WrongClaim(
+        'pending-on', [(r'^pending_state_enabled = .*',
+                        'pending_state_enabled = true')],
+        PENDING_CLASS_REGEX,
+        'expected status PENDING / vm_state pending, got ERROR / error',
+        ws=ws)])
 
 
 def reference_ran():
@@ -538,10 +607,13 @@ def body(trap):
                 'and tox -e mutants run on the running cloud', 2)
     if selected('mutants'):
         leg_mutants(trap)
+    claims = []
     if selected('profiles'):
-        leg_profiles()
+        claims = leg_profiles()
+        if not selected('pending-off'):
+            wrong_claims(claims)
     if selected('pending-off'):
-        leg_pending_off()
+        leg_pending_off(claims)
     if selected('stock'):
         leg_stock()
     if (os.environ.get('FUNCTIONAL_RESTORE') or '1') == '1':

@@ -242,6 +242,54 @@ class TestPluginLegs(StageTestCase):
         self.assertEqual('FAIL: but the API advertises 2.1\n',
                          self.printed())
 
+    def test_wrong_claims_run_at_once_each_in_a_workspace_of_its_own(self):
+        # Two wrong claims of one workspace: each runs in its own copy
+        # (its stestr repository, its tempest.log), with the edited
+        # tempest.conf at the source's mode; both run before either is
+        # judged, and they are judged in order.
+        ws = os.path.join(self.tmp, 'tempest')
+        os.makedirs(os.path.join(ws, 'etc'))
+        self.write('tempest/.stestr.conf', '[DEFAULT]\ntest_path=x\n')
+        conf = self.write('tempest/etc/tempest.conf',
+                          '[DEFAULT]\nlog_dir = %s/logs\n[nova_conformance]'
+                          '\npending_state_enabled = false\n' % ws)
+        os.chmod(conf, 0o600)
+        os.makedirs(os.path.join(self.tmp, 'logs'))
+        started, events = threading.Barrier(2, timeout=10), []
+
+        def run_to(log, argv, both, check, cwd):
+            started.wait()   # both run at once, or this times out
+            events.append(('ran', os.path.basename(cwd)))
+            with open(log, 'w') as f:
+                f.write('t ... FAIL: %s\n' % os.path.basename(cwd))
+            return 1
+        self.useFixture(fixtures.MockPatchObject(sh, 'run_to', run_to))
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs, 'judge_wrong_claim',
+            lambda name, rc, log, pattern: events.append(
+                ('judged', name, rc))))
+        edit = (r'^pending_state_enabled = .*',
+                'pending_state_enabled = true')
+        claims = [plugin_legs.WrongClaim(name, [edit], 'regex', name)
+                  for name in ('a', 'b')]
+        plugin_legs.expect_fail_together(claims)
+        self.assertEqual({('ran', 'a'), ('ran', 'b')}, set(events[:2]))
+        self.assertEqual([('judged', 'a', 1), ('judged', 'b', 1)],
+                         events[2:])
+        for name in ('a', 'b'):
+            own = os.path.join(self.tmp, 'wrong-claims', name)
+            with open(os.path.join(own, 'etc', 'tempest.conf')) as f:
+                self.assertEqual(
+                    '[DEFAULT]\nlog_dir = %s/logs\n[nova_conformance]\n'
+                    'pending_state_enabled = true\n' % own, f.read())
+            self.assertEqual(0o600, stat.S_IMODE(os.stat(os.path.join(
+                own, 'etc', 'tempest.conf')).st_mode))
+            self.assertTrue(os.path.isfile(os.path.join(own,
+                                                        '.stestr.conf')))
+        # The source workspace is left as it was.
+        with open(conf) as f:
+            self.assertIn('pending_state_enabled = false', f.read())
+
     def test_skips_name_options(self):
         log = self.write('ok.log', 't1 ... ok\nt2 ... SKIPPED: [nova_'
                          'conformance] pending_state_enabled is False\n')
@@ -577,8 +625,8 @@ class TestOtherStages(StageTestCase):
                 sh, name, lambda *a, **k: None))
         for name in ('switch_profile', 'plant_orphan_trait', 'run_plugin',
                      'report', 'quota_tests_passed', 'expect_fail',
-                     'clean', 'skips_name_options', 'placement_log_size',
-                     'trait_writes_checked'):
+                     'wrong_claims', 'clean', 'skips_name_options',
+                     'placement_log_size', 'trait_writes_checked'):
             self.useFixture(fixtures.MockPatchObject(
                 plugin_legs, name, lambda *a, **k: None))
         leg = conformance.PENDING_OFF_LEG
