@@ -253,6 +253,7 @@ class WrongClaim(object):
         self.ws = ws or sh.path('tempest')
         self.log = sh.path('logs', 'expect-fail-%s.log' % name)
         self.rc = None
+        self.error = None
 
     def prepare(self):
         own = sh.path('wrong-claims', self.name)
@@ -270,13 +271,20 @@ class WrongClaim(object):
         return own, conf
 
     def run(self):
-        own, conf = self.prepare()
-        self.rc = sh.run_to(self.log, plugin_argv(
-            '--config-file', conf, '--regex', self.regex), both=True,
-            check=False, cwd=own)
+        # In a thread: what went wrong is kept for judge().
+        try:
+            own, conf = self.prepare()
+            self.rc = sh.run_to(self.log, plugin_argv(
+                '--config-file', conf, '--regex', self.regex), both=True,
+                check=False, cwd=own)
+        except BaseException as exc:
+            self.error = exc
 
     def judge(self):
         sh.echo('-- a wrong claim (%s) must fail' % self.name)
+        if self.error is not None:
+            sh.fail('functional', 'the run of the wrong claim %s did not '
+                    'complete: %r' % (self.name, self.error))
         judge_wrong_claim(self.name, self.rc, self.log, self.pattern)
 
 

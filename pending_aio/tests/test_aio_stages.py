@@ -290,6 +290,14 @@ class TestPluginLegs(StageTestCase):
         with open(conf) as f:
             self.assertIn('pending_state_enabled = false', f.read())
 
+    def test_a_wrong_claim_whose_run_broke_fails_naming_it(self):
+        # No workspace to copy: the thread's error is the stage's failure.
+        claim = plugin_legs.WrongClaim('x', [], 'regex', 'p',
+                                       ws=os.path.join(self.tmp, 'none'))
+        self.exits(1, plugin_legs.expect_fail_together, [claim])
+        self.assertIn('the run of the wrong claim x did not complete',
+                      self.printed(self.err))
+
     def test_skips_name_options(self):
         log = self.write('ok.log', 't1 ... ok\nt2 ... SKIPPED: [nova_'
                          'conformance] pending_state_enabled is False\n')
