@@ -35,6 +35,7 @@ import shutil
 import subprocess
 import threading
 
+from pending_aio.cloud import ssh_target
 from pending_aio import sh
 from pending_aio.stages import conformance
 from pending_aio import topology
@@ -311,6 +312,59 @@ def expect_fail_together(claims):
         claim.judge()
 
 
+def no_change(log, message, *context):
+    """The play recap of LOG changed nothing, else the changes and exit 1.
+
+    One recap, read as ssh-converge reads its own (ssh_target.recap).
+    """
+    with open(log, errors='replace') as f:
+        result = ssh_target.recap(f.read())
+    if result is None:
+        sh.fail('functional', '%s has no play recap, or more than one (did '
+                'the play stop early?)' % log)
+    if result != (0, 0, 0):
+        sh.echo('functional: %s' % message, err=True)
+        sh.run(['grep'] + list(context) + ['^changed', log], stdout=2)
+        raise SystemExit(1)
+
+
+class CheckModeUp(threading.Thread):
+    """``up --check --diff`` in the background; :meth:`judge` after.
+
+    Beside the wrong claims (FUNCTIONAL_CHECK_MODE=1, the functional
+    stage's): once every leg has run, the cloud is as ``up`` made it (the
+    mutants restored, the default profile back), so check mode must report
+    no change; and the wrong claims mostly wait on the cloud, which leaves
+    it the CPU (measured: doc/source/data/code-timings.yaml,
+    check_mode_beside_wrong_claims).
+    """
+
+    def __init__(self):
+        super(CheckModeUp, self).__init__(name='up-check')
+        self.log = sh.path('logs', 'up-check.log')
+        self.rc = None
+
+    def run(self):
+        with open(self.log, 'w') as f:
+            try:
+                self.rc = subprocess.call(
+                    [sh.aio_cmd(), 'up', '--check', '--diff'], stdout=f,
+                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            except OSError as exc:
+                f.write('%s: %s\n' % (sh.aio_cmd(), exc.strerror))
+                self.rc = 127
+
+    def judge(self):
+        sh.echo('-- up --check --diff once every leg has run reports no '
+                'change')
+        sh.write_lines(sh.read_lines(self.log)[-2:])
+        if self.rc != 0:
+            sh.fail('functional', 'up --check --diff failed (exit %s); see '
+                    '%s' % (self.rc, self.log))
+        no_change(self.log, 'up --check --diff would change something:',
+                  '-B3', '-A20')
+
+
 def clean():
     sh.echo('-- nothing left behind, every compute restored')
     sh.pending_aio('check-clean')
@@ -423,10 +477,26 @@ def profile_wrong_claims():
 
 
 def wrong_claims(claims):
-    """The wrong claims on the reference cloud, at once; then clean."""
-    sh.stage('wrong claims on the reference cloud (at once, each in a '
-             'workspace of its own)')
-    expect_fail_together(claims)
+    """The wrong claims on the reference cloud, at once; then clean.
+
+    With FUNCTIONAL_CHECK_MODE=1, :class:`CheckModeUp` beside them.
+    """
+    check = None
+    if os.environ.get('FUNCTIONAL_CHECK_MODE') == '1':
+        sh.stage('wrong claims on the reference cloud (at once, each in a '
+                 'workspace of its own), up --check --diff beside them')
+        check = CheckModeUp()
+        check.start()
+    else:
+        sh.stage('wrong claims on the reference cloud (at once, each in a '
+                 'workspace of its own)')
+    try:
+        expect_fail_together(claims)
+    finally:
+        if check is not None:
+            check.join()
+    if check is not None:
+        check.judge()
     clean()
 
 

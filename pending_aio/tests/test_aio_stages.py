@@ -328,19 +328,20 @@ class TestOtherStages(StageTestCase):
 
     def test_no_change_reads_the_one_recap(self):
         log = self.write('up.log', 'changed: [localhost]\n' + self.RECAP % 0)
-        functional.no_change(log, 'changed')
+        plugin_legs.no_change(log, 'changed')
         log = self.write('up.log', 'changed: [localhost]\n' + self.RECAP % 2)
-        self.exits(1, functional.no_change, log, 'it changed')
+        self.exits(1, plugin_legs.no_change, log, 'it changed')
         self.assertIn('functional: it changed', self.printed(self.err))
         # No recap (the play stopped early), or two: not converged.
-        self.exits(1, functional.no_change, self.write('up.log', 'x\n'), 'm')
-        self.exits(1, functional.no_change,
+        self.exits(1, plugin_legs.no_change, self.write('up.log', 'x\n'),
+                   'm')
+        self.exits(1, plugin_legs.no_change,
                    self.write('up.log', (self.RECAP % 0) * 2), 'm')
 
-    def test_tempest_failing_beside_the_converge_checks(self):
-        # Tempest fails while both checks run (they start together): the
-        # probe is stopped, the checks end (never killed half way), what
-        # each saw is printed and the stage fails with Tempest's status.
+    def test_tempest_failing_beside_the_converge_check(self):
+        # Tempest fails while the SSH up runs: the probe is stopped, the
+        # check ends (never killed half way), what it saw is printed and
+        # the stage fails with Tempest's status.
         ran = []
         started = threading.Event()
 
@@ -365,14 +366,12 @@ class TestOtherStages(StageTestCase):
         stop = self.useFixture(fixtures.MockPatchObject(sh, 'stop')).mock
         self.write('logs/x', '')
         self.exits(3, functional.upstream_subset_and_converge_checks)
-        self.assertEqual(['ssh-converge', 'up'], sorted(ran))
+        self.assertEqual(['ssh-converge'], ran)
         stop.assert_called_once_with(probe)
-        self.assertIn('-- up --check --diff (beside Tempest) exited 0',
-                      self.printed())
         self.assertIn('-- ssh-converge (beside Tempest) exited 0',
                       self.printed())
 
-    def test_a_stage_failed_before_the_checks_starts_no_ssh(self):
+    def test_a_stage_failed_before_the_check_starts_no_ssh(self):
         ran = []
         checks = functional.ConvergeChecks()
         checks.cancel.set()
@@ -380,31 +379,76 @@ class TestOtherStages(StageTestCase):
             functional.ConvergeChecks, '_run',
             lambda c, log, argv: ran.append(argv[1]) or 0))
         checks.run()
-        self.assertEqual(['up'], ran)
-        self.assertEqual({'check': 0}, checks.rcs)
+        self.assertEqual([], ran)
+        self.assertEqual({}, checks.rcs)
 
     def test_a_missing_command_is_exit_127(self):
         checks = functional.ConvergeChecks()
-        log = self.write('logs/up-check.log', '')
+        log = self.write('logs/ssh-converge.log', '')
         self.assertEqual(127, checks._run(log, [self.tmp + '/no-such']))
         with open(log) as f:
             self.assertIn('no-such: No such file', f.read())
+        self.useFixture(fixtures.MockPatchObject(
+            sh, 'aio_cmd', return_value=self.tmp + '/no-such'))
+        check = plugin_legs.CheckModeUp()
+        check.run()
+        self.assertEqual(127, check.rc)
 
-    def test_converge_checks_judged_in_order(self):
+    def test_converge_check_judged(self):
         checks = functional.ConvergeChecks()
-        self.write('logs/up-check.log', self.RECAP % 0)
         self.write('logs/ssh-converge.log', 'ssh-converge: converged\n')
-        checks.rcs = {'check': 0, 'ssh': 0}
+        checks.rcs = {'ssh': 0}
         checks.judge()
         self.assertIn('ssh-converge: converged', self.printed())
-        # up --check failed: ssh-converge did not run, the stage fails.
-        checks.rcs = {'check': 2}
-        self.exits(1, checks.judge)
-        self.assertIn('up --check --diff failed (exit 2)',
-                      self.printed(self.err))
-        checks.rcs = {'check': 0, 'ssh': 1}
+        checks.rcs = {'ssh': 1}
         self.exits(1, checks.judge)
         self.assertIn('ssh-converge failed (exit 1)', self.printed(self.err))
+
+    def test_check_mode_judged(self):
+        check = plugin_legs.CheckModeUp()
+        self.write('logs/up-check.log', self.RECAP % 0)
+        check.rc = 0
+        check.judge()
+        self.assertIn('reports no change', self.printed())
+        check.rc = 2
+        self.exits(1, check.judge)
+        self.assertIn('up --check --diff failed (exit 2)',
+                      self.printed(self.err))
+        self.write('logs/up-check.log', 'changed: [localhost]\n'
+                   + self.RECAP % 1)
+        check.rc = 0
+        self.exits(1, check.judge)
+        self.assertIn('up --check --diff would change something',
+                      self.printed(self.err))
+
+    def test_check_mode_beside_the_wrong_claims_judged_after_them(self):
+        events = []
+
+        class Check(object):
+            def start(self):
+                events.append('check started')
+
+            def join(self):
+                events.append('check joined')
+
+            def judge(self):
+                events.append('check judged')
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs, 'CheckModeUp', Check))
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs, 'expect_fail_together',
+            lambda claims: events.append('claims')))
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs, 'clean', lambda: events.append('clean')))
+        self.useFixture(fixtures.EnvironmentVariable(
+            'FUNCTIONAL_CHECK_MODE', '1'))
+        plugin_legs.wrong_claims([])
+        self.assertEqual(['check started', 'claims', 'check joined',
+                          'check judged', 'clean'], events)
+        del events[:]
+        os.environ['FUNCTIONAL_CHECK_MODE'] = '0'
+        plugin_legs.wrong_claims([])
+        self.assertEqual(['claims', 'clean'], events)
 
     def test_runner_expectation(self):
         log = self.write('run.log', 'a\nVERDICT: PASS (explore)\n')
