@@ -41,7 +41,6 @@ import os
 import pwd
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tarfile
@@ -138,9 +137,10 @@ class Runner(object):
         self.fixture('accounts', 'remove')
         self.fixture('accounts', 'create')
         self.trap.set(self.remove_accounts)
-        # The operator's playbook (its virtualenv built with pip) and the
-        # devstack jobs' run at once: each its own workspace, accounts
-        # locked per run, tests that only read (measured:
+        # The operator's playbook (its virtualenv built with pip; the
+        # pre-provisioned admin account) and the devstack jobs' run (the
+        # cloud's tempest.conf: dynamic credentials) at once: each its own
+        # workspace, tests that only read (measured:
         # doc/source/data/code-timings.yaml, runner_playbooks_at_once).
         finish = self.playbook(self.release_wheel())
         try:
@@ -196,8 +196,10 @@ class Runner(object):
         """The passing subset through playbooks/conformance.yaml, started.
 
         Returns ``finish``: it waits for the playbook and checks what it
-        did (``finish(abandon=True)``: stops it, for a stage that failed
-        beside it).
+        did (``finish(abandon=True)``, for a stage that failed beside it:
+        waits only; the run it makes as TESTER goes through su, in a
+        session of its own that a signal to the playbook would not reach,
+        and ends by itself).
         """
         base = self.base
         user = self.tester()
@@ -231,12 +233,10 @@ class Runner(object):
         log = base + '/playbook.log'
         with open(log, 'w') as f:
             proc = sh.start(argv, stdout=f, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
+                            stdin=subprocess.DEVNULL)
 
         def finish(abandon=False):
             if abandon:
-                if proc.poll() is None:
-                    os.killpg(proc.pid, signal.SIGTERM)
                 proc.wait()
                 return
             self.judge_playbook(proc.wait(), log, variables, user, wheel,
