@@ -435,20 +435,61 @@ class TestOtherStages(StageTestCase):
                 events.append('check judged')
         self.useFixture(fixtures.MockPatchObject(
             plugin_legs, 'CheckModeUp', Check))
-        self.useFixture(fixtures.MockPatchObject(
-            plugin_legs, 'expect_fail_together',
-            lambda claims: events.append('claims')))
+
+        class Claim(object):
+            name = 'c'
+
+            def run(self):
+                events.append('claim ran')
+
+            def judge(self):
+                events.append('claim judged')
         self.useFixture(fixtures.MockPatchObject(
             plugin_legs, 'clean', lambda: events.append('clean')))
         self.useFixture(fixtures.EnvironmentVariable(
             'FUNCTIONAL_CHECK_MODE', '1'))
-        plugin_legs.wrong_claims([])
-        self.assertEqual(['check started', 'claims', 'check joined',
-                          'check judged', 'clean'], events)
+        plugin_legs.wrong_claims([Claim()])
+        self.assertEqual(['check started', 'claim ran', 'check joined',
+                          'claim judged', 'check judged', 'clean'], events)
         del events[:]
         os.environ['FUNCTIONAL_CHECK_MODE'] = '0'
-        plugin_legs.wrong_claims([])
-        self.assertEqual(['claims', 'clean'], events)
+        plugin_legs.wrong_claims([Claim()])
+        self.assertEqual(['claim ran', 'claim judged', 'clean'], events)
+
+    def test_wrong_claims_beside_the_pending_off_run(self):
+        # They start before the leg's run and have ended before its report
+        # (which looks for leaks); judged after it.
+        events = []
+        self.useFixture(fixtures.EnvironmentVariable(
+            'FUNCTIONAL_CHECK_MODE', '0'))
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs, 'plane_workspace', lambda leg: self.tmp))
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs, 'tee_plugin',
+            lambda *a, **k: events.append('leg run')))
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs, 'run_together',
+            lambda claims: events.append('claims ran %d' % len(claims))))
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs.WrongClaim, 'judge',
+            lambda claim: events.append('judged ' + claim.name)))
+        for name in ('skips_name_options', 'quota_tests_passed'):
+            self.useFixture(fixtures.MockPatchObject(
+                plugin_legs, name, lambda *a, **k: None))
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs, 'report',
+            lambda name, ws=None: events.append('report')))
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs, 'clean', lambda: events.append('clean')))
+        for name in ('stage', 'echo'):
+            self.useFixture(fixtures.MockPatchObject(
+                sh, name, lambda *a, **k: None))
+        plugin_legs.leg_pending_off(plugin_legs.profile_wrong_claims())
+        self.assertEqual('report', events[2])
+        self.assertEqual({'leg run', 'claims ran 4'}, set(events[:2]))
+        self.assertEqual(['judged profile-services', 'judged profile',
+                          'judged quota-services', 'judged pending-on',
+                          'clean'], events[3:])
 
     def test_runner_expectation(self):
         log = self.write('run.log', 'a\nVERDICT: PASS (explore)\n')
@@ -681,6 +722,8 @@ class TestOtherStages(StageTestCase):
                      'placement_log_size', 'trait_writes_checked'):
             self.useFixture(fixtures.MockPatchObject(
                 plugin_legs, name, lambda *a, **k: None))
+        self.useFixture(fixtures.MockPatchObject(
+            plugin_legs, 'WrongClaimsBeside', mock.MagicMock()))
         leg = conformance.PENDING_OFF_LEG
         plugin_legs.leg_pending_off()
         self.assertEqual([(leg.plane, True)], needs)
