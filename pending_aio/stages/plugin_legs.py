@@ -350,14 +350,10 @@ class CheckModeUp(threading.Thread):
         self.rc = None
 
     def run(self):
-        with open(self.log, 'w') as f:
-            try:
-                self.rc = subprocess.call(
-                    [sh.aio_cmd(), 'up', '--check', '--diff'], stdout=f,
-                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-            except OSError as exc:
-                f.write('%s: %s\n' % (sh.aio_cmd(), exc.strerror))
-                self.rc = 127
+        # sh.run_to: exit 127, said on stderr, when the command is missing.
+        self.rc = sh.run_to(self.log, [sh.aio_cmd(), 'up', '--check',
+                                       '--diff'], both=True, check=False,
+                            stdin=subprocess.DEVNULL)
 
     def judge(self):
         sh.echo('-- up --check --diff once every leg has run reports no '
