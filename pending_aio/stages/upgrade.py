@@ -108,9 +108,18 @@ def programs(prefix):
     return sorted(n for n in names if n.startswith(prefix))
 
 
-def sql(query):
-    return run(['mariadb', '--defaults-file=' + path('etc', 'my.cnf'),
+def sql(query, defaults_file=None):
+    return run(['mariadb', '--defaults-file=' + (defaults_file
+                                                 or path('etc', 'my.cnf')),
                 '-uroot', '-N', '-e', query]).stdout.split()
+
+
+def mariadb_instances():
+    """The defaults files of the cloud's MariaDB instances.
+
+    The cloud's own (my.cnf) and, with two cells, cell2's (my-cell2.cnf).
+    """
+    return sorted(glob.glob(path('etc', 'my*.cnf')))
 
 
 def stock_api_runs():
@@ -308,9 +317,9 @@ def observe(cloud, step, old_api):
                 problems.append('servers detail: %s UNKNOWN' % name)
     if old_api:
         pending = []
-        for db in cell_databases():
+        for cnf, db in cell_databases():
             pending += sql("SELECT uuid FROM %s.instances WHERE "
-                           "vm_state = 'pending' AND deleted = 0" % db)
+                           "vm_state = 'pending' AND deleted = 0" % db, cnf)
         if pending:
             problems.append('vm_state pending while a stock nova-api runs: '
                             '%s' % ' '.join(pending))
@@ -321,7 +330,9 @@ def observe(cloud, step, old_api):
 
 
 def cell_databases():
-    return [db for db in sql("SHOW DATABASES LIKE 'nova%'")
+    """(defaults file, database) of cell0 and each cell, in every instance."""
+    return [(cnf, db) for cnf in mariadb_instances()
+            for db in sql("SHOW DATABASES LIKE 'nova%'", cnf)
             if db != 'nova_api']
 
 
@@ -329,9 +340,9 @@ def unpend(server_id=None):
     """PENDING instances of the leg (or ``server_id``) put in ERROR."""
     where = ("uuid = '%s'" % server_id if server_id
              else "display_name LIKE '%s%%'" % PREFIX)
-    for db in cell_databases():
+    for cnf, db in cell_databases():
         sql("UPDATE %s.instances SET vm_state = 'error' WHERE "
-            "vm_state = 'pending' AND deleted = 0 AND %s" % (db, where))
+            "vm_state = 'pending' AND deleted = 0 AND %s" % (db, where), cnf)
 
 
 def restart(names):
@@ -339,10 +350,12 @@ def restart(names):
 
 
 def computes_up(since):
-    rows = sql("SELECT COUNT(*) FROM nova.services WHERE `binary` = "
-               "'nova-compute' AND deleted = 0 AND last_seen_up >= '%s'"
-               % since)
-    return int(rows[0]) == len(programs('nova-compute-'))
+    """Every nova-compute reported since ``since``, in whichever cell."""
+    count = sum(int(sql("SELECT COUNT(*) FROM %s.services WHERE `binary` = "
+                        "'nova-compute' AND deleted = 0 AND last_seen_up "
+                        ">= '%s'" % (db, since), cnf)[0])
+                for cnf, db in cell_databases())
+    return count == len(programs('nova-compute-'))
 
 
 def wait_for(what, predicate, timeout=120):
@@ -433,6 +446,11 @@ def leg(cloud, tree):
     install(tree)
     for args in (['api_db', 'sync'], ['db', 'sync']):
         run([venv_bin('nova-manage'), '--config-file', nova_conf()] + args)
+    # `db sync` syncs cell0 and nova.conf's own cell: each other cell with
+    # its conductor's configuration (two cells: nova-cell2.conf).
+    for conf in sorted(glob.glob(path('etc', 'nova', 'nova-cell*.conf'))):
+        run([venv_bin('nova-manage'), '--config-file', nova_conf(),
+             '--config-file', conf, 'db', 'sync', '--local_cell'])
     set_options(nova_conf(), {('DEFAULT', 'use_pending_state'): 'true',
                               ('upgrade_levels', 'compute'): 'auto'})
     code, out = nova_status()
