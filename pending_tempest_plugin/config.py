@@ -106,6 +106,16 @@ NovaConformanceGroup = [
                      'default): disruptive_hosts.  Required, one way or '
                      'the other, with cell0_rebuild_microversion and '
                      'novalidhost_trigger = trait.'),
+    cfg.DictOpt('compute_host_cells',
+                default={},
+                help='The cell of nova\'s cells v2 each compute host is in, '
+                     'as HOST:CELL pairs (hosts as os-services names them, '
+                     'cells as nova-manage cell_v2 list_cells names them): '
+                     'nova\'s API does not say, the operator does.  The '
+                     'cross-cell tests need hosts of two cells or more in '
+                     'capacity_hosts (a rebuild lands in each cell in '
+                     'turn) and skip otherwise.  Empty (the default): the '
+                     'cloud is not claimed to run several cells.'),
     cfg.StrOpt('compute_stop_command',
                default=None,
                help='Command that stops the nova-compute service of one '

@@ -302,6 +302,34 @@ def host_hint_filters(conf=None):
     return None
 
 
+def host_cells(group=None):
+    """{cell: [hosts of capacity_hosts in it, in their order]}, claimed.
+
+    Only the hosts of ``capacity_hosts`` (the ones a test may give
+    capacity to) whose cell ``compute_host_cells`` names.
+    """
+    group = group or _group()
+    cells = {}
+    claimed = getattr(group, 'compute_host_cells', None) or {}
+    for host in capacity_hosts(group):
+        if claimed.get(host):
+            cells.setdefault(claimed[host], []).append(host)
+    return cells
+
+
+def two_cells(group=None):
+    """The test puts servers on hosts of two cells (a rebuild each)."""
+    group = group or _group()
+    reason = cell0_rebuild(group)
+    if reason:
+        return reason
+    if len(host_cells(group)) < 2:
+        return ('Needs capacity hosts in two cells: set [nova_conformance] '
+                'compute_host_cells (HOST:CELL) and list a host of each '
+                'cell in capacity_hosts.')
+    return None
+
+
 def two_computes(conf=None):
     """Skip message unless the cloud declares two compute hosts or more."""
     conf = conf or CONF

@@ -288,6 +288,8 @@ CLAIM_KEYS = {
     'cell0_rebuild_microversion': ('claimed',),
     'host_status_policy_profile': ('admin_only', 'admin_or_owner',
                                    'unknown_only'),
+    # Hosts claimed in two cells or more (HOST:CELL pairs).
+    'compute_host_cells': ('several',),
 }
 
 
@@ -372,6 +374,12 @@ def applicable(req, claims):
             if want not in shown:
                 return 'applies when %s = %s; the claims say %s' % (
                     key, want, ', '.join(str(p) for p in shown))
+            continue
+        if key == 'compute_host_cells':
+            cells = sorted(set((have or {}).values()))
+            if len(cells) < 2:
+                return ('applies on a cloud of several cells; the claims '
+                        'say %s' % (', '.join(cells) or 'none'))
             continue
         if want == 'claimed':
             if not have:

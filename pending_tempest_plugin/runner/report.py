@@ -88,7 +88,7 @@ CLAIM_OPTIONS = ('pending_state_enabled', 'pending_state_microversion',
                  'cell0_rebuild_microversion', 'host_status_policy_profile',
                  'host_status_profile_services',
                  'disruptive_tests', 'disruptive_hosts', 'capacity_hosts',
-                 'novalidhost_trigger', 'quota_counting',
+                 'compute_host_cells', 'novalidhost_trigger', 'quota_counting',
                  'quota_counting_services', 'quota_recheck',
                  'legacy_notifications', 'build_failure_metadata')
 

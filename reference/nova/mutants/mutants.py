@@ -162,7 +162,78 @@ _CELL0_REBUILD_BUILD = (
     "            context, [build_request], [request_spec], image, "
     "admin_password,\n")
 
+# The cross-cell tests (issue 43), on a cloud of two cells.
+_CELLS = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+          'test_cell0_rebuild_cells\\.Cell0RebuildCellsTest\\.')
+
+# conductor schedule_and_build_instances: the cell of the selected host.
+_HOST_CELL = ("            cell = host_mapping.cell_mapping\n"
+              "\n"
+              "            # Before we create the instance, let's make one "
+              "final check that\n")
+
+# nova/quota.py _instances_cores_ram_count_legacy: the cells counted.
+_COUNTED_CELLS = ("        cell_mappings = nova_context.CELLS\n"
+                  "    results = nova_context.scatter_gather_cells(\n")
+
+
 MUTANTS = {
+    'cell0-rebuild-into-first-cell': {
+        'requirements': ['RB-49'],
+        'what': 'the cell0 rebuild creates and maps the server in the first '
+                'cell whatever the cell of the host it was scheduled to '
+                '(a single-cell habit)',
+        'file': 'nova/conductor/manager.py',
+        'old': _HOST_CELL,
+        'new': _HOST_CELL.replace(
+            "            cell = host_mapping.cell_mapping\n",
+            "            cell = host_mapping.cell_mapping\n"
+            "            if action == instance_actions.REBUILD:\n"
+            "                cell = [c for c in objects.CellMappingList."
+            "get_all(\n"
+            "                    context) if not c.is_cell0()][0]\n"),
+        'programs': ['nova-conductor'],
+        'tests': _CELLS + 'test_rebuilds_land_in_each_cell\\[',
+        'message': 'to ACTIVE',
+    },
+    'quota-counts-first-cell-only': {
+        'requirements': ['RB-50'],
+        'what': 'quota usage counted from the database of cell0 and the '
+                'first cell only: the servers of another cell are missed',
+        'file': 'nova/quota.py',
+        'old': _COUNTED_CELLS,
+        'new': _COUNTED_CELLS.replace(
+            "    results = ",
+            "    cell_mappings = [c for c in cell_mappings\n"
+            "                     if c.name in ('cell0', 'cell1')]\n"
+            "    results = "),
+        'programs': ['nova-api', 'nova-conductor'],
+        'tests': _CELLS + 'test_quota_counts_the_servers_of_every_cell\\[',
+        'message': 'each counted once',
+    },
+    'host-status-listing-first-cell-only': {
+        'requirements': ['HS-25'],
+        'what': 'a listing gives host_status only to the servers on hosts '
+                'of the first cell (the services of one cell read); the '
+                'others get ""',
+        'file': 'nova/compute/api.py',
+        'old': _HOST_STATUS_LOOP,
+        'new': _HOST_STATUS_LOOP.replace(
+            "        for instance in instance_list:\n"
+            "            if instance.host:\n",
+            "        ctxt = nova_context.get_admin_context()\n"
+            "        first = [c for c in objects.CellMappingList.get_all("
+            "ctxt)\n"
+            "                 if not c.is_cell0()][0]\n"
+            "        hosts = set(m.host for m in objects.HostMappingList."
+            "get_by_cell_id(\n"
+            "            ctxt, first.id))\n"
+            "        for instance in instance_list:\n"
+            "            if instance.host and instance.host in hosts:\n"),
+        'programs': ['nova-api'],
+        'tests': _LISTING + 'test_detail_listing_across_cells\\[',
+        'message': 'under-permission for persona admin',
+    },
     'rebuild-drops-data-volumes': {
         'requirements': ['RB-06'],
         'what': 'the cell0 rebuild keeps only the root block device mapping',
@@ -1406,6 +1477,11 @@ BATCHES = [
     # mutants go where no other mutant changes what nova notifies.
     ['notify-pending-no-instance-update', 'notify-build-error-says-error',
      'notify-cell0-rebuild-new-event', 'bury-forgets-networks-auto'],
+    # The cross-cell tests (a cloud of two cells): the rebuild into the
+    # first cell leaves its server building forever, so its test waits out
+    # the build timeout; the others fail at once.
+    ['cell0-rebuild-into-first-cell', 'quota-counts-first-cell-only',
+     'host-status-listing-first-cell-only'],
 ]
 
 # Verified requirements without a mutant, each with the reason.  Keep it

@@ -238,6 +238,31 @@ class HostStatusListingTest(HostStatusListingBase):
         self.check_listings(dict((h, 'UP') for h in self.placed.values()
                                  if h))
 
+    @decorators.idempotent_id('9f3d2c71-5e8a-4b06-a1c4-6d7e0b2f8a15')
+    @markers.requirements('HS-25')
+    def test_detail_listing_across_cells(self):
+        """One listing of servers in two cells: each its own host_status.
+
+        On a cloud that claims the cell of each host (``[nova_conformance]
+        compute_host_cells``), the class's two hosts must be in two cells
+        (nova reads each server's services in its own cell's database):
+        every persona's listings, through every profile's endpoint, show
+        each server its own host's status, the server without a host
+        (PENDING or ERROR) "" with them.
+        """
+        claimed = CONF.nova_conformance.compute_host_cells or {}
+        if len(set(claimed.values())) < 2:
+            self.skipTest('Needs a cloud of several cells: set '
+                          '[nova_conformance] compute_host_cells (HOST:CELL) '
+                          'if nova runs more than one cell.')
+        hosts = sorted(set(h for h in self.placed.values() if h))
+        cells = dict((h, claimed.get(h)) for h in hosts)
+        self.assertGreaterEqual(
+            len(set(c for c in cells.values() if c)), 2,
+            'The class\'s servers are on hosts %s, whose claimed cells are '
+            '%s: the test needs them in two cells' % (hosts, cells))
+        self.check_listings(dict((h, 'UP') for h in hosts))
+
 
 @decorators.serial
 class HostStatusListingDisruptiveTest(HostStatusListingBase):
