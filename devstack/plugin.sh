@@ -239,6 +239,7 @@ function pending_configure_tempest {
     # "any compute" (devstack's compute runs on this node by default).
     local capacity=${PENDING_CONFORMANCE_CAPACITY_HOSTS:-${hosts:-$(hostname)}}
     pending_tempest_claim capacity_hosts "$capacity"
+    pending_tempest_claim compute_host_cells "$PENDING_CONFORMANCE_COMPUTE_HOST_CELLS"
 
     # A stopped compute reads down only after nova's service_down_time
     # (devstack writes six NOVA_SERVICE_REPORT_INTERVAL: 720 s by default,

@@ -330,6 +330,16 @@ class DevstackPluginTest(base.BaseTestCase):
         self.assertEqual('ssh {host} sudo -n systemctl stop devstack@n-cpu',
                          claims['compute_stop_command'])
 
+    def test_host_cells_claimed_only_when_set(self):
+        self.stack(PENDING_CONFORMANCE_CAPACITY_HOSTS='cn2,cn1',
+                   PENDING_CONFORMANCE_COMPUTE_HOST_CELLS='cn1:cell1,'
+                   'cn2:cell2')
+        claims = self.claims()[0]
+        self.assertEqual({'cn1': 'cell1', 'cn2': 'cell2'},
+                         claims['compute_host_cells'])
+        self.stack()
+        self.assertEqual({}, self.claims()[0]['compute_host_cells'])
+
     # -- refused input ------------------------------------------------------
 
     def test_pending_without_microversion(self):

@@ -19,6 +19,7 @@ whole module with zuul 14.3.0.
 """
 
 import os
+import re
 import shutil
 import tempfile
 import unittest
@@ -167,6 +168,45 @@ class TestZuulParser(ZuulCopy):
                          'playbooks/zuul/aio-run.yaml does not exist'):
             self.assertTrue(any(fragment in e for e in errors),
                             '%r not in %s' % (fragment, errors))
+
+
+class TestMultiCellJob(unittest.TestCase):
+    """The gate's multi-cell job runs the cross-cell tests, with claims."""
+
+    JOB = 'pending-tempest-plugin-multi-cell'
+
+    def job(self):
+        with open(os.path.join(REPO, 'zuul.d', 'devstack-jobs.yaml')) as f:
+            jobs = [item['job'] for item in yaml.safe_load(f)
+                    if 'job' in item]
+        return next(j for j in jobs if j['name'] == self.JOB)
+
+    def test_its_selection_picks_the_cross_cell_classes(self):
+        from pending_tempest_plugin.conformance import catalogue
+        regex = re.compile(self.job()['vars']['tempest_test_regex'])
+        tests, _ = catalogue.scan_tests()
+        selected = set(t.name for t in tests if regex.search(t.name))
+        cells = 'test_cell0_rebuild_cells.Cell0RebuildCellsTest.'
+        across = 'HostStatusListingTest.test_detail_listing_across_cells'
+        cross = set(t.name for t in tests
+                    if cells in t.name or t.name.endswith(across))
+        self.assertEqual(3, len(cross), cross)
+        self.assertEqual(set(), cross - selected)
+        # Still the PENDING and cell0 rebuild tests, not the disruptive
+        # host_status classes (no stop command on this job).
+        self.assertTrue(any('.test_pending_state.' in n for n in selected))
+        self.assertFalse(any('Disruptive' in n or 'StoppedCompute' in n
+                             for n in selected), sorted(selected))
+
+    def test_it_claims_a_host_of_each_cell_as_capacity(self):
+        localrc = self.job()['vars']['devstack_localrc']
+        self.assertEqual('2', str(localrc['NOVA_NUM_CELLS']))
+        pairs = dict(p.split(':') for p in
+                     localrc['PENDING_CONFORMANCE_COMPUTE_HOST_CELLS']
+                     .split(','))
+        self.assertEqual(['cell1', 'cell2'], sorted(pairs.values()))
+        capacity = localrc['PENDING_CONFORMANCE_CAPACITY_HOSTS'].split(',')
+        self.assertEqual(sorted(pairs), sorted(capacity))
 
 
 if __name__ == '__main__':

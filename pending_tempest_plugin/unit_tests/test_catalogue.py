@@ -404,8 +404,10 @@ class TestApplicability(fakes.ConfTestCase):
     FEATURES_OF_CLAIMS = frozenset([
         'pending_enabled', 'pending_enabled_any_trigger', 'pending_disabled',
         'pending_microversion', 'cell0_rebuild', 'cell0_rebuild_microversion',
-        'new_microversion', 'build_failure', 'novalidhost'])
+        'new_microversion', 'build_failure', 'novalidhost', 'two_cells'])
     CLAIMS = (
+        ('compute_host_cells', ({}, {'cn1': 'cell1', 'cn2': 'cell1'},
+                                {'cn1': 'cell1', 'cn2': 'cell2'})),
         ('pending_state_enabled', (True, False)),
         ('pending_state_microversion', (None, '2.105')),
         ('cell0_rebuild_microversion', (None, '2.106')),
@@ -432,7 +434,7 @@ class TestApplicability(fakes.ConfTestCase):
         return True
 
     def combinations(self):
-        self.set(novalidhost_trigger='trait', capacity_hosts=['cn1'])
+        self.set(novalidhost_trigger='trait', capacity_hosts=['cn1', 'cn2'])
         names = [name for name, _ in self.CLAIMS]
         for values in itertools.product(*[v for _, v in self.CLAIMS]):
             claims = dict(zip(names, values))
@@ -448,7 +450,7 @@ class TestApplicability(fakes.ConfTestCase):
                 if catalogue.applicable(req, claims) is None and not any(
                         self.runs(classes[uuid]) for uuid in req.tests):
                     found.append((req.id, tuple(sorted(
-                        (k, v) for k, v in claims.items()
+                        (k, repr(v)) for k, v in claims.items()
                         if k != 'host_status_policy_profile'))))
         return sorted(set(found), key=repr)
 
@@ -465,5 +467,5 @@ class TestApplicability(fakes.ConfTestCase):
         found = self.undecided([loose], self.classes())
         self.assertTrue(found)
         self.assertEqual({'PEND-04'}, set(row_id for row_id, _ in found))
-        self.assertTrue(all(('pending_state_enabled', False) in claims
+        self.assertTrue(all(('pending_state_enabled', 'False') in claims
                             for _, claims in found))

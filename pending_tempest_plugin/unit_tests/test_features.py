@@ -63,6 +63,27 @@ class TestFeatures(fakes.ConfTestCase):
                                        'nova-compute-{host}')
         self.assertIsNone(features.disruptive(stop=True, group=self.group))
 
+    def test_two_cells(self):
+        self.set(cell0_rebuild_microversion='2.106', capacity_hosts=['cn2'])
+        self.assertIn('compute_host_cells', features.two_cells(self.group))
+        # One cell claimed: a single-cell cloud, the tests skip.
+        self.set(compute_host_cells={'cn1': 'cell1', 'cn2': 'cell1'},
+                 capacity_hosts=['cn2', 'cn1'])
+        self.assertIn('compute_host_cells', features.two_cells(self.group))
+        self.set(compute_host_cells={'cn1': 'cell1', 'cn2': 'cell2'})
+        self.assertIsNone(features.two_cells(self.group))
+        self.assertEqual({'cell1': ['cn1'], 'cell2': ['cn2']},
+                         features.host_cells(self.group))
+        # Two cells claimed, capacity in one: a configuration error.
+        self.set(capacity_hosts=['cn2'])
+        e = self.assertRaises(lib_exc.InvalidConfiguration,
+                              features.two_cells, self.group)
+        self.assertIn('capacity_hosts (or disruptive_hosts) lists hosts of '
+                      'cell2', str(e))
+        self.set(cell0_rebuild_microversion=None)
+        self.assertIn('cell0_rebuild_microversion',
+                      features.two_cells(self.group))
+
     def test_cell0_rebuild_without_a_capacity_host_is_an_error(self):
         self.set(cell0_rebuild_microversion='2.106')
         e = self.assertRaises(lib_exc.InvalidConfiguration,
