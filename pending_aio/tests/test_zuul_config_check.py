@@ -187,7 +187,7 @@ class TestMultiCellJob(unittest.TestCase):
         tests, _ = catalogue.scan_tests()
         selected = set(t.name for t in tests if regex.search(t.name))
         cells = 'test_cell0_rebuild_cells.Cell0RebuildCellsTest.'
-        across = 'HostStatusListingTest.test_detail_listing_across_cells'
+        across = 'HostStatusListingTest.test_detail_listing_of_several_servers'
         cross = set(t.name for t in tests
                     if cells in t.name or t.name.endswith(across))
         self.assertEqual(3, len(cross), cross)

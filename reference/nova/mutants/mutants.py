@@ -231,7 +231,7 @@ MUTANTS = {
             "        for instance in instance_list:\n"
             "            if instance.host and instance.host in hosts:\n"),
         'programs': ['nova-api'],
-        'tests': _LISTING + 'test_detail_listing_across_cells\\[',
+        'tests': _LISTING + 'test_detail_listing_of_several_servers\\[',
         'message': 'under-permission for persona admin',
     },
     'rebuild-drops-data-volumes': {
