@@ -56,6 +56,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 from pending_aio.cloud import client
 from pending_aio.mutants import mutant as nova_mutant
@@ -97,6 +98,26 @@ def run(argv, check=True, **kwargs):
         raise UpgradeError('%s failed (exit %d):\n%s' % (
             ' '.join(argv), proc.returncode, proc.stdout))
     return proc
+
+
+def run_all(argvs):
+    """Run the commands at once; UpgradeError naming the first that failed."""
+    procs = []
+    for argv in argvs:
+        # Each its own file: no pipe fills while another is waited for.
+        out = tempfile.TemporaryFile(mode='w+')
+        procs.append((argv, out, subprocess.Popen(
+            argv, stdout=out, stderr=subprocess.STDOUT, text=True)))
+    failed = []
+    for argv, out, proc in procs:
+        proc.wait()
+        out.seek(0)
+        if proc.returncode:
+            failed.append('%s failed (exit %d):\n%s' % (
+                ' '.join(argv), proc.returncode, out.read()))
+        out.close()
+    if failed:
+        raise UpgradeError(failed[0])
 
 
 def ctl(*args):
@@ -444,13 +465,14 @@ def leg(cloud, tree):
 
     # 1. The new code installed beside the running stock services.
     install(tree)
-    for args in (['api_db', 'sync'], ['db', 'sync']):
-        run([venv_bin('nova-manage'), '--config-file', nova_conf()] + args)
-    # `db sync` syncs cell0 and nova.conf's own cell: each other cell with
-    # its conductor's configuration (two cells: nova-cell2.conf).
-    for conf in sorted(glob.glob(path('etc', 'nova', 'nova-cell*.conf'))):
-        run([venv_bin('nova-manage'), '--config-file', nova_conf(),
-             '--config-file', conf, 'db', 'sync', '--local_cell'])
+    manage = [venv_bin('nova-manage'), '--config-file', nova_conf()]
+    run(manage + ['api_db', 'sync'])
+    # `db sync` syncs cell0 and nova.conf's own cell; each other cell with
+    # its conductor's configuration (two cells: nova-cell2.conf), at once.
+    run_all([manage + ['db', 'sync']] + [
+        manage + ['--config-file', conf, 'db', 'sync', '--local_cell']
+        for conf in sorted(glob.glob(path('etc', 'nova',
+                                          'nova-cell*.conf')))])
     set_options(nova_conf(), {('DEFAULT', 'use_pending_state'): 'true',
                               ('upgrade_levels', 'compute'): 'auto'})
     code, out = nova_status()
