@@ -112,9 +112,10 @@ NovaConformanceGroup = [
                      'as HOST:CELL pairs (hosts as os-services names them, '
                      'cells as nova-manage cell_v2 list_cells names them): '
                      'nova\'s API does not say, the operator does.  The '
-                     'cross-cell tests need hosts of two cells or more in '
-                     'capacity_hosts (a rebuild lands in each cell in '
-                     'turn) and skip otherwise.  Empty (the default): the '
+                     'cross-cell tests skip unless it names two cells or '
+                     'more; then capacity_hosts must list a host of two '
+                     'of them (a rebuild lands in each cell in turn), or '
+                     'the claims are refused.  Empty (the default): the '
                      'cloud is not claimed to run several cells.'),
     cfg.StrOpt('compute_stop_command',
                default=None,

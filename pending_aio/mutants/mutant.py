@@ -463,6 +463,9 @@ def main(argv=None):
     listing.add_argument('--batches', action='store_true',
                          help='one batch a line: its profile, then its '
                               'mutants')
+    listing.add_argument('--two-cells', action='store_true',
+                         help='the mutants whose tests need a cloud of two '
+                              'cells')
     show = sub.add_parser('show')
     show.add_argument('name', choices=sorted(MUTANTS))
     show.add_argument('field', choices=['tests', 'message', 'requirement',
@@ -489,7 +492,11 @@ def main(argv=None):
                              'failure')
     args = parser.parse_args(argv)
     if args.cmd == 'list':
-        if args.batches:
+        if args.two_cells:
+            for name in MUTANTS:
+                if MUTANTS[name].get('cells', 1) > 1:
+                    print(name)
+        elif args.batches:
             for batch in BATCHES:
                 print(' '.join([batch_profile(batch)] + batch))
         else:

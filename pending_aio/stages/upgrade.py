@@ -51,6 +51,7 @@ line; a failed check stops the leg naming the step.  Everything the leg
 creates is named ``pcupg-`` and removed at the end, also on failure.
 """
 
+import configparser
 import glob
 import os
 import re
@@ -98,6 +99,18 @@ def run(argv, check=True, **kwargs):
         raise UpgradeError('%s failed (exit %d):\n%s' % (
             ' '.join(argv), proc.returncode, proc.stdout))
     return proc
+
+
+def other_cell_confs():
+    """The cell conductors' files whose database is not nova.conf's."""
+    def database(conf):
+        parser = configparser.ConfigParser(strict=False, interpolation=None)
+        parser.read(conf)
+        return parser.get('database', 'connection', fallback='')
+    own = database(nova_conf())
+    return [conf for conf in sorted(glob.glob(path('etc', 'nova',
+                                                   'nova-cell*.conf')))
+            if database(conf) != own]
 
 
 def run_all(argvs):
@@ -471,8 +484,7 @@ def leg(cloud, tree):
     # its conductor's configuration (two cells: nova-cell2.conf), at once.
     run_all([manage + ['db', 'sync']] + [
         manage + ['--config-file', conf, 'db', 'sync', '--local_cell']
-        for conf in sorted(glob.glob(path('etc', 'nova',
-                                          'nova-cell*.conf')))])
+        for conf in other_cell_confs()])
     set_options(nova_conf(), {('DEFAULT', 'use_pending_state'): 'true',
                               ('upgrade_levels', 'compute'): 'auto'})
     code, out = nova_status()

@@ -17,7 +17,9 @@ pending_aio/mutants/mutant.py and the definitions beside the reference
 series, reference/nova/mutants/mutants.py.
 """
 
+import contextlib
 import datetime
+import io
 import json
 import os
 import re
@@ -137,6 +139,20 @@ class TestBatches(base.BaseTestCase):
                         self.assertNotIn(test, seen, '%s and %s share %s' % (
                             name, seen.get(test), test))
                         seen[test] = name
+
+    def test_two_cell_mutants_have_batches_of_their_own(self):
+        # A cloud of one cell skips a batch with a two-cell mutant whole:
+        # no mutant a cloud of one cell can show may be in it.
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            nova_mutant.main(['list', '--two-cells'])
+        two = set(out.getvalue().split())
+        self.assertEqual({'cell0-rebuild-into-first-cell',
+                          'quota-counts-first-cell-only',
+                          'host-status-listing-first-cell-only'}, two)
+        for batch in nova_mutant.BATCHES:
+            if two & set(batch):
+                self.assertLessEqual(set(batch), two, batch)
 
     def test_batch_needs_one_profile_at_most(self):
         for batch in nova_mutant.BATCHES:

@@ -20,9 +20,10 @@ restart of the ``programs`` that load it.  ``tests`` (a regex of the
 plugin's test ids) must then fail, their failure text containing
 ``message``; ``requirements`` are the catalogue's ids they prove,
 ``profile`` the host_status policy profile the cloud must run for the bug
-to show (none: any).  ``BATCHES`` group them for the mutants leg;
-``EXEMPT`` names the verified requirements without a mutant, with the
-reason.
+to show (none: any), ``cells`` the cells of nova it needs (2: the embedded
+cloud with ``aio_nova_two_cells=true``; elsewhere its batch is not run).
+``BATCHES`` group them for the mutants leg; ``EXEMPT`` names the verified
+requirements without a mutant, with the reason.
 
 Data only: the machinery that applies, restores and judges them is
 ``pending_aio/mutants/mutant.py`` (``python -m pending_aio mutant``), which
@@ -192,6 +193,7 @@ MUTANTS = {
             "                cell = [c for c in objects.CellMappingList."
             "get_all(\n"
             "                    context) if not c.is_cell0()][0]\n"),
+        'cells': 2,
         'programs': ['nova-conductor'],
         'tests': _CELLS + 'test_rebuilds_land_in_each_cell\\[',
         'message': 'did not reach ACTIVE',
@@ -207,6 +209,7 @@ MUTANTS = {
             "    cell_mappings = [c for c in cell_mappings\n"
             "                     if c.name in ('cell0', 'cell1')]\n"
             "    results = "),
+        'cells': 2,
         'programs': ['nova-api', 'nova-conductor'],
         'tests': _CELLS + 'test_quota_counts_the_servers_of_every_cell\\[',
         'message': 'each counted once',
@@ -230,6 +233,7 @@ MUTANTS = {
             "            ctxt, first.id))\n"
             "        for instance in instance_list:\n"
             "            if instance.host and instance.host in hosts:\n"),
+        'cells': 2,
         'programs': ['nova-api'],
         'tests': _LISTING + 'test_detail_listing_of_several_servers\\[',
         'message': "expected 'UP', got ''",

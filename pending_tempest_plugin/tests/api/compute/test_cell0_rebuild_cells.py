@@ -20,9 +20,9 @@ say which cell a host is in: the operator claims it (``[nova_conformance]
 compute_host_cells``), and these tests need hosts of two cells among
 ``capacity_hosts``.  Each rebuilt server's capacity appears on one host
 only (a trigger of its own: a private flavor requiring a trait that only
-that host's provider gets), so where it lands is decided, cell by cell:
-first the last claimed cell (a cloud that creates every rebuilt server in
-the first one fails there), then the first.
+that host's provider gets), so where it lands is decided, cell by cell, in
+reverse order of the cells' names (a cloud that creates every rebuilt
+server in the first cell, cell1, fails on the first server).
 """
 
 from tempest import config
@@ -48,7 +48,11 @@ class Cell0RebuildCellsTest(test_cell0_rebuild.Cell0RebuildBase):
     required_features = (features.two_cells,)
 
     def _cells(self):
-        """[(cell, host)], one capacity host per claimed cell, last first."""
+        """[(cell, host)], one capacity host per claimed cell.
+
+        The cells in reverse order of their names (cell2 before cell1):
+        the first cell by habit comes last.
+        """
         cells = features.host_cells()
         return [(cell, cells[cell][0]) for cell in sorted(cells,
                                                           reverse=True)]
@@ -140,7 +144,8 @@ class Cell0RebuildCellsTest(test_cell0_rebuild.Cell0RebuildBase):
         use, so the rebuild of the third does not fit: the conductor,
         counting the servers of every cell, refuses it (ERROR, no host,
         interp-quota-recheck).  A count that missed a cell would let it
-        build.  With the quota back it is rebuilt.
+        build.  With room for exactly one more server it is rebuilt: a
+        count that took a server twice would refuse it again.
         """
         placed = [self._rebuilt_in(cell, host)['id']
                   for cell, host in self._cells()]
@@ -171,6 +176,9 @@ class Cell0RebuildCellsTest(test_cell0_rebuild.Cell0RebuildBase):
         if overrun:
             problems.append(overrun + when)
         self.assertEqual([], problems)
+        # Room for exactly this server: a count that took any server of
+        # any cell twice would refuse it again.
         restore()
+        self.set_quota(instances=limit + 1)
         self.rebuild_to_active(server['id'])
         self._check_rebuilt(server['id'])
