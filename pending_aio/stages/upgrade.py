@@ -52,6 +52,7 @@ creates is named ``pcupg-`` and removed at the end, also on failure.
 """
 
 import configparser
+import functools
 import glob
 import os
 import re
@@ -363,11 +364,15 @@ def observe(cloud, step, old_api):
         '%s %s' % item for item in sorted(statuses.items()))))
 
 
+@functools.lru_cache(maxsize=None)
 def cell_databases():
-    """(defaults file, database) of cell0 and each cell, in every instance."""
-    return [(cnf, db) for cnf in mariadb_instances()
-            for db in sql("SHOW DATABASES LIKE 'nova%'", cnf)
-            if db != 'nova_api']
+    """(defaults file, database) of cell0 and each cell, in every instance.
+
+    Read once: the leg creates no cell, and computes_up polls.
+    """
+    return tuple((cnf, db) for cnf in mariadb_instances()
+                 for db in sql("SHOW DATABASES LIKE 'nova%'", cnf)
+                 if db != 'nova_api')
 
 
 def unpend(server_id=None):
@@ -384,11 +389,14 @@ def restart(names):
 
 
 def computes_up(since):
-    """Every nova-compute reported since ``since``, in whichever cell."""
+    """Every nova-compute reported since ``since``, in whichever cell.
+
+    One query per cell (cell0 has no service).
+    """
     count = sum(int(sql("SELECT COUNT(*) FROM %s.services WHERE `binary` = "
                         "'nova-compute' AND deleted = 0 AND last_seen_up "
                         ">= '%s'" % (db, since), cnf)[0])
-                for cnf, db in cell_databases())
+                for cnf, db in cell_databases() if db != 'nova_cell0')
     return count == len(programs('nova-compute-'))
 
 
