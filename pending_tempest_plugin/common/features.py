@@ -52,16 +52,15 @@ def config_problems(group=None):
                         'capacity trait to (disruptive_hosts when it is '
                         'empty): the suite writes to no provider the '
                         'operator did not name')
-    claimed_cells = set((getattr(group, 'compute_host_cells', None)
-                         or {}).values())
-    if (len(claimed_cells) > 1 and group.cell0_rebuild_microversion
+    claimed = claimed_cells(group)
+    if (len(claimed) > 1 and group.cell0_rebuild_microversion
             and group.novalidhost_trigger == 'trait'
             and len(host_cells(group)) < 2):
         problems.append('compute_host_cells names %d cells, but '
                         'capacity_hosts (or disruptive_hosts) lists hosts of '
                         '%s: the cross-cell rebuild tests need a host of two '
                         'cells or more to give capacity to'
-                        % (len(claimed_cells),
+                        % (len(claimed),
                            ', '.join(sorted(host_cells(group))) or 'none'))
     if bool(group.compute_stop_command) != bool(group.compute_start_command):
         problems.append('compute_stop_command and compute_start_command are '
@@ -311,6 +310,13 @@ def host_hint_filters(conf=None):
                 '[compute-feature-enabled] scheduler_enabled_filters.'
                 % ' and '.join(missing))
     return None
+
+
+def claimed_cells(group=None):
+    """The cells ``compute_host_cells`` names, sorted (none: [])."""
+    group = group or _group()
+    return sorted(set((getattr(group, 'compute_host_cells', None)
+                       or {}).values()))
 
 
 def host_cells(group=None):
