@@ -91,6 +91,8 @@ class HostStatusListingBase(base.ConformanceTest):
         cls.stem = data_utils.rand_name(name=cls.__name__,
                                         prefix=CONF.resource_name_prefix)
         cls.no_host = None
+        # Servers an admin put in ERROR (on their host): not ACTIVE.
+        cls.errored = set()
         if not cls.two_hosts():
             cls.one_host()
             return
@@ -185,7 +187,7 @@ class HostStatusListingBase(base.ConformanceTest):
         if persona == 'admin':
             name['all_tenants'] = True
         every = set(s['id'] for s in self.servers)
-        hosted = set(i for i in every if self.placed[i])
+        hosted = set(i for i in every if self.placed[i]) - self.errored
         variants = [
             ('sorted by creation, newest first',
              dict(sort_key='created_at', sort_dir='desc'), every),
@@ -244,7 +246,22 @@ class HostStatusListingBase(base.ConformanceTest):
 
 
 class HostStatusListingTest(HostStatusListingBase):
-    """Listings while both hosts are healthy."""
+    """Listings while both hosts are healthy.
+
+    One of its hosted servers is put in ERROR by an admin (os-resetState):
+    a server in ERROR on a host carries that host's host_status, listed
+    with the ACTIVE ones and the buried one (PENDING, or ERROR with
+    use_pending_state off).
+    """
+
+    @classmethod
+    def resource_setup(cls):
+        super(HostStatusListingTest, cls).resource_setup()
+        errored = cls.servers[-1 if cls.no_host is None else -2]
+        cls.admin_servers.reset_state(errored['id'], state='error')
+        waiters.wait_for_server_status(cls.admin_servers, errored['id'],
+                                       'ERROR')
+        cls.errored.add(errored['id'])
 
     @decorators.idempotent_id('23881427-a4c3-4d6c-bb54-74d52398f71a')
     @markers.requirements('HS-21', 'HS-02', 'HS-04', 'HS-14', 'HS-15',
@@ -252,8 +269,9 @@ class HostStatusListingTest(HostStatusListingBase):
     def test_detail_listing_of_several_servers(self):
         """Every server of a listing has its own host_status: UP or "".
 
-        Servers on two healthy computes and, with a NoValidHost trigger,
-        one without a host, in each listing of each persona.  On a cloud
+        Servers on two healthy computes (one of them put in ERROR) and,
+        with a NoValidHost trigger, one without a host, in each listing of
+        each persona.  On a cloud
         that claims hosts in two cells or more (``[nova_conformance]
         compute_host_cells``), the two hosts must be in two cells (nova
         reads each server's services in its own cell's database).
