@@ -117,6 +117,32 @@ NovaConformanceGroup = [
                      'of them (a rebuild lands in each cell in turn), or '
                      'the claims are refused.  Empty (the default): the '
                      'cloud is not claimed to run several cells.'),
+    cfg.ListOpt('disruptive_cells',
+                default=[],
+                help='The cells (as compute_host_cells names them) whose '
+                     'database the down-cell tests may stop, with '
+                     'cell_stop_command, and start again: nova then reads '
+                     'the cell as down.  Needs disruptive_tests, '
+                     'compute_host_cells with a host of each listed cell, '
+                     'and a claimed cell left out (where the tests\' '
+                     'servers live on).  The first listed is the one taken '
+                     'down.  Empty (the default): the down-cell tests skip; '
+                     'leave it empty on a cloud in production.'),
+    cfg.StrOpt('cell_stop_command',
+               default=None,
+               help='Command that stops the database of one cell of '
+                    'nova\'s cells v2, run on the machine that runs '
+                    'Tempest; {cell} is replaced by the cell as '
+                    'compute_host_cells names it.  Its services keep '
+                    'running: nova reads the cell as down, as when its '
+                    'database is unreachable.  Example: "supervisorctl '
+                    'stop mariadb-{cell}" (the embedded cloud in two '
+                    'cells, whose cell2 has a MariaDB of its own).'),
+    cfg.StrOpt('cell_start_command',
+               default=None,
+               help='Command that starts the database of one cell again; '
+                    'same placeholder as cell_stop_command.  Required '
+                    'whenever cell_stop_command is set.'),
     cfg.StrOpt('compute_stop_command',
                default=None,
                help='Command that stops the nova-compute service of one '
@@ -138,8 +164,9 @@ NovaConformanceGroup = [
     cfg.IntOpt('compute_command_timeout',
                default=60,
                min=1,
-               help='Seconds compute_stop_command or compute_start_command '
-                    'may run before it is killed and the test fails.'),
+               help='Seconds compute_stop_command, compute_start_command, '
+                    'cell_stop_command or cell_start_command may run '
+                    'before it is killed and the test fails.'),
     cfg.IntOpt('service_state_timeout',
                default=300,
                min=1,

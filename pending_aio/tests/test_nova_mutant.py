@@ -149,7 +149,10 @@ class TestBatches(base.BaseTestCase):
         two = set(out.getvalue().split())
         self.assertEqual({'cell0-rebuild-into-first-cell',
                           'quota-counts-first-cell-only',
-                          'host-status-listing-first-cell-only'}, two)
+                          'host-status-listing-first-cell-only',
+                          'down-cell-listing-skips-cell',
+                          'quota-count-fails-on-a-down-cell',
+                          'scheduler-fails-on-a-down-cell'}, two)
         for batch in nova_mutant.BATCHES:
             if two & set(batch):
                 self.assertLessEqual(set(batch), two, batch)

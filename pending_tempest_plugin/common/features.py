@@ -62,12 +62,42 @@ def config_problems(group=None):
                         'cells or more to give capacity to'
                         % (len(claimed),
                            ', '.join(sorted(host_cells(group))) or 'none'))
+    problems.extend(down_cell_problems(group, claimed))
     if bool(group.compute_stop_command) != bool(group.compute_start_command):
         problems.append('compute_stop_command and compute_start_command are '
                         'set together: a stopped compute must be started '
                         'again')
     problems.extend(profile_service_problems(group))
     problems.extend(quota_service_problems(group))
+    return problems
+
+
+def down_cell_problems(group, claimed):
+    """What is wrong with disruptive_cells and the cell commands."""
+    problems = []
+    cells = list(getattr(group, 'disruptive_cells', None) or [])
+    stop = getattr(group, 'cell_stop_command', None)
+    start = getattr(group, 'cell_start_command', None)
+    if bool(stop) != bool(start):
+        problems.append('cell_stop_command and cell_start_command are set '
+                        'together: a stopped cell must be started again')
+    if not cells:
+        return problems
+    if not group.disruptive_tests:
+        problems.append('disruptive_cells needs disruptive_tests = True: '
+                        'taking a cell down disrupts the cloud')
+    if not stop:
+        problems.append('disruptive_cells needs cell_stop_command and '
+                        'cell_start_command, which stop and start a cell\'s '
+                        'database')
+    unknown = [c for c in cells if c not in claimed]
+    if unknown:
+        problems.append('disruptive_cells names %s, not a cell of '
+                        'compute_host_cells (%s)' % (
+                            ', '.join(unknown), ', '.join(claimed) or 'none'))
+    elif claimed and not set(claimed) - set(cells):
+        problems.append('disruptive_cells lists every claimed cell: one must '
+                        'stay up for the down-cell tests\' servers')
     return problems
 
 
@@ -344,6 +374,29 @@ def two_cells(group=None):
         return ('Needs capacity hosts in two cells: set [nova_conformance] '
                 'compute_host_cells (HOST:CELL) and list a host of each '
                 'cell in capacity_hosts.')
+    return None
+
+
+def down_cell(group=None):
+    """The test takes a cell down (its database stopped) and back up.
+
+    The cell is the first of ``disruptive_cells``; capacity hosts of it
+    and of a live cell are needed (a server in each).
+    """
+    group = group or _group()
+    reason = disruptive(group=group) or two_cells(group)
+    if reason:
+        return reason
+    if not (getattr(group, 'disruptive_cells', None)
+            and group.cell_stop_command):
+        return ('Disruptive test of a cell that is down: set '
+                '[nova_conformance] disruptive_cells (the cell it may take '
+                'down), cell_stop_command and cell_start_command.')
+    cells = host_cells(group)
+    if group.disruptive_cells[0] not in cells:
+        return ('Needs a capacity host in the cell it takes down: list a '
+                'host of %s (compute_host_cells) in [nova_conformance] '
+                'capacity_hosts.' % group.disruptive_cells[0])
     return None
 
 

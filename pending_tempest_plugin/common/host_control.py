@@ -55,6 +55,19 @@ def _state(service):
             'state': service['state']}
 
 
+def require_listed(option, name, change, none):
+    """InvalidConfiguration unless ``[nova_conformance] option`` lists it.
+
+    :param change: what would be done, for the message.
+    :param none: what an empty option lists ("no host").
+    """
+    allowed = getattr(CONF.nova_conformance, option) or []
+    if name not in allowed:
+        raise lib_exc.InvalidConfiguration(
+            'refusing to %s: [nova_conformance] %s lists only %s'
+            % (change, option, ', '.join(allowed) or none))
+
+
 class HostControl(object):
 
     def __init__(self, test, services_client, timeout=None, interval=None,
@@ -147,12 +160,8 @@ class HostControl(object):
         Refuses (InvalidConfiguration) a host that ``[nova_conformance]
         disruptive_hosts`` does not list, before anything is changed.
         """
-        allowed = CONF.nova_conformance.disruptive_hosts or []
-        if host not in allowed:
-            raise lib_exc.InvalidConfiguration(
-                'refusing to change nova-compute on %s: [nova_conformance] '
-                'disruptive_hosts lists only %s'
-                % (host, ', '.join(allowed) or 'no host'))
+        require_listed('disruptive_hosts', host,
+                       'change nova-compute on %s' % host, 'no host')
         if host not in self._touched:
             service = self.service(host)
             self._touched[host] = {'service': service, 'stopped': False}
@@ -196,7 +205,14 @@ class HostControl(object):
         if not template:
             raise lib_exc.InvalidConfiguration(
                 '[nova_conformance] %s is not set' % option)
-        command = shlex.split(template.format(host=host))
+        return self.run_command(template.format(host=host))
+
+    def run_command(self, line):
+        """Run an operator's command line; CommandFailed unless exit 0.
+
+        Bounded by ``[nova_conformance] compute_command_timeout``.
+        """
+        command = shlex.split(line)
         timeout = CONF.nova_conformance.compute_command_timeout
         try:
             result = self.runner(command, capture_output=True, text=True,

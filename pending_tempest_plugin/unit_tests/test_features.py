@@ -84,6 +84,44 @@ class TestFeatures(fakes.ConfTestCase):
         self.assertIn('cell0_rebuild_microversion',
                       features.two_cells(self.group))
 
+    def test_down_cell(self):
+        self.set(cell0_rebuild_microversion='2.106',
+                 compute_host_cells={'cn1': 'cell1', 'cn2': 'cell2'},
+                 capacity_hosts=['cn2', 'cn1'])
+        self.assertIn('disruptive_tests = True',
+                      features.down_cell(self.group))
+        self.set(disruptive_tests=True, disruptive_hosts=['cn1', 'cn2'])
+        self.assertIn('disruptive_cells', features.down_cell(self.group))
+        self.set(disruptive_cells=['cell2'],
+                 cell_stop_command='supervisorctl stop mariadb-{cell}',
+                 cell_start_command='supervisorctl start mariadb-{cell}')
+        self.assertEqual([], features.config_problems(self.group))
+        self.assertIsNone(features.down_cell(self.group))
+        # No capacity host in the cell taken down: skipped, naming it.
+        self.set(capacity_hosts=['cn1', 'cn3'],
+                 compute_host_cells={'cn1': 'cell1', 'cn2': 'cell2',
+                                     'cn3': 'cell3'},
+                 disruptive_cells=['cell2'])
+        self.assertIn('a host of cell2', features.down_cell(self.group))
+
+    def test_down_cell_contradictions_are_errors(self):
+        self.set(compute_host_cells={'cn1': 'cell1', 'cn2': 'cell2'},
+                 disruptive_cells=['cell2'])
+        problems = ' '.join(features.config_problems(self.group))
+        self.assertIn('disruptive_cells needs disruptive_tests', problems)
+        self.assertIn('disruptive_cells needs cell_stop_command', problems)
+        self.set(disruptive_cells=['cell9', 'cell2'])
+        self.assertIn('disruptive_cells names cell9, not a cell of '
+                      'compute_host_cells (cell1, cell2)',
+                      ' '.join(features.config_problems(self.group)))
+        self.set(disruptive_cells=['cell1', 'cell2'])
+        self.assertIn('disruptive_cells lists every claimed cell',
+                      ' '.join(features.config_problems(self.group)))
+        self.set(disruptive_cells=[], cell_stop_command='x {cell}')
+        self.assertIn('cell_stop_command and cell_start_command are set '
+                      'together',
+                      ' '.join(features.config_problems(self.group)))
+
     def test_cell0_rebuild_without_a_capacity_host_is_an_error(self):
         self.set(cell0_rebuild_microversion='2.106')
         e = self.assertRaises(lib_exc.InvalidConfiguration,

@@ -42,8 +42,8 @@ class TestSplit(fakes.FileTestCase):
 
     def test_every_serial_class_of_the_suite_changes_a_compute(self):
         # The serial phase is for classes that disable, force down or stop
-        # a compute; a class made serial without that need costs the whole
-        # run its second worker while it runs.
+        # a compute, or take a cell down; a class made serial without that
+        # need costs the whole run its second worker while it runs.
         import pending_tempest_plugin.tests.api.compute as compute
         serial = []
         for name in sorted(os.listdir(os.path.dirname(compute.__file__))):
@@ -54,7 +54,8 @@ class TestSplit(fakes.FileTestCase):
                     if isinstance(cls, type)
                     and getattr(cls, '_serial', False))
         self.assertEqual(
-            ['HostStatusDisruptiveTest', 'HostStatusListingDisruptiveTest',
+            ['Cell0RebuildDownCellTest', 'HostStatusDisruptiveTest',
+             'HostStatusListingDisruptiveTest',
              'HostStatusListingStoppedComputeTest'], serial)
 
     def test_unimportable_or_unknown_ids_go_parallel(self):

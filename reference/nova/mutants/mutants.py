@@ -178,6 +178,25 @@ _COUNTED_CELLS = ("        cell_mappings = nova_context.CELLS\n"
                   "    results = nova_context.scatter_gather_cells(\n")
 
 
+_DOWN_CELL = ('^pending_tempest_plugin\\.tests\\.api\\.compute\\.'
+              'test_cell0_rebuild_cells\\.Cell0RebuildDownCellTest\\.')
+# nova's API: minimal records of a down cell's servers in a listing from
+# 2.69 (show has its own check).
+_CELL_DOWN_SUPPORT = ("    def _is_cell_down_supported(req, search_opts):\n"
+                      "        cell_down_support = api_version_request."
+                      "is_supported(req, '2.69')\n")
+# The quota usage of the cell databases: a cell that is down is skipped.
+_COUNTED_RESULTS = ("    for result in results.values():\n"
+                    "        if not nova_context.is_cell_failure_sentinel("
+                    "result):\n"
+                    "            for resource, count in result['project']."
+                    "items():\n")
+# The scheduler's computes of each cell: a cell that failed is skipped.
+_CELL_COMPUTES = ("            if isinstance(result, Exception):\n"
+                  "                LOG.warning('Failed to get computes for "
+                  "cell %s', cell_uuid)\n")
+
+
 MUTANTS = {
     'cell0-rebuild-into-first-cell': {
         'requirements': ['RB-49'],
@@ -237,6 +256,49 @@ MUTANTS = {
         'programs': ['nova-api'],
         'tests': _LISTING + 'test_detail_listing_of_several_servers\\[',
         'message': "expected 'UP', got ''",
+    },
+    'down-cell-listing-skips-cell': {
+        'requirements': ['PEND-21'],
+        'what': 'a listing from 2.69 leaves out the servers of a cell that '
+                'is down instead of giving their minimal records',
+        'file': 'nova/api/openstack/compute/servers.py',
+        'old': _CELL_DOWN_SUPPORT,
+        'new': _CELL_DOWN_SUPPORT.replace(
+            "api_version_request.is_supported(req, '2.69')", 'False'),
+        'cells': 2,
+        'programs': ['nova-api'],
+        'tests': _DOWN_CELL + 'test_pending_server_while_a_cell_is_down\\[',
+        'message': 'not in the owner\'s listing',
+    },
+    'quota-count-fails-on-a-down-cell': {
+        'requirements': ['RB-52'],
+        'what': 'quota usage counted in the cell databases fails when a '
+                'cell does not answer (its failure read as a result)',
+        'file': 'nova/quota.py',
+        'old': _COUNTED_RESULTS,
+        'new': _COUNTED_RESULTS.replace(
+            'if not nova_context.is_cell_failure_sentinel(result):',
+            'if True:'),
+        'cells': 2,
+        'programs': ['nova-api', 'nova-conductor'],
+        'tests': _DOWN_CELL + 'test_rebuild_while_a_cell_is_down\\[',
+        'message': 'Got server fault',
+    },
+    'scheduler-fails-on-a-down-cell': {
+        'requirements': ['RB-51'],
+        'what': 'the scheduler fails every request while a cell is down '
+                '(the error reading its computes raised, not the cell '
+                'skipped)',
+        'file': 'nova/scheduler/host_manager.py',
+        'old': _CELL_COMPUTES,
+        'new': _CELL_COMPUTES.replace(
+            "                LOG.warning('Failed to get computes for "
+            "cell %s', cell_uuid)\n",
+            "                raise result\n"),
+        'cells': 2,
+        'programs': ['nova-scheduler'],
+        'tests': _DOWN_CELL + 'test_rebuild_while_a_cell_is_down\\[',
+        'message': 'while waiting for ACTIVE',
     },
     'rebuild-drops-data-volumes': {
         'requirements': ['RB-06'],
@@ -1487,6 +1549,12 @@ BATCHES = [
     # among them: alone.
     ['quota-counts-first-cell-only', 'host-status-listing-first-cell-only'],
     ['cell0-rebuild-into-first-cell'],
+    # A cell taken down (serial tests), each alone: the quota's and the
+    # scheduler's also fail the listing test's burial while the cell is
+    # down (a 500, a server in ERROR), before its listing is read.
+    ['down-cell-listing-skips-cell'],
+    ['quota-count-fails-on-a-down-cell'],
+    ['scheduler-fails-on-a-down-cell'],
 ]
 
 # Verified requirements without a mutant, each with the reason.  Keep it

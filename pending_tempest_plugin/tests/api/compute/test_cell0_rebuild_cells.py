@@ -25,9 +25,12 @@ reverse order of the cells' names (a cloud that creates every rebuilt
 server in the first cell, cell1, fails on the first server).
 """
 
+import json
+
 from tempest import config
 from tempest.lib import decorators
 
+from pending_tempest_plugin.common import cell_control
 from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
@@ -38,11 +41,11 @@ from pending_tempest_plugin.tests.api.compute import test_cell0_rebuild
 CONF = config.CONF
 
 
-class Cell0RebuildCellsTest(test_cell0_rebuild.Cell0RebuildBase):
-    """Rebuilds landing in each cell; the quota counted across them.
+class Cell0RebuildCellsBase(test_cell0_rebuild.Cell0RebuildBase):
+    """What the cross-cell classes share; it has no test.
 
     The class's project (Tempest's credentials are per class) holds only
-    the servers of the test running: the quota test counts them.
+    the servers of the test running: the quota tests count them.
     """
 
     required_features = (features.two_cells,)
@@ -81,6 +84,10 @@ class Cell0RebuildCellsTest(test_cell0_rebuild.Cell0RebuildBase):
                 detail=True, all_tenants=True,
                 tenant_id=self.owner_project_id)['servers']
         return dict((s['id'], s) for s in listed if s['id'] in ids)
+
+
+class Cell0RebuildCellsTest(Cell0RebuildCellsBase):
+    """Rebuilds landing in each cell; the quota counted across them."""
 
     @decorators.idempotent_id('5c0b7a3e-2f94-4d1a-8e6b-93a1d4f7c2e5')
     @markers.requirements('RB-49')
@@ -181,4 +188,169 @@ class Cell0RebuildCellsTest(test_cell0_rebuild.Cell0RebuildBase):
         restore()
         self.set_quota(instances=limit + 1)
         self.rebuild_to_active(server['id'])
+        self._check_rebuilt(server['id'])
+
+
+# Nova's API gives a server of a cell that is down as a minimal record from
+# microversion 2.69 (its ID, status UNKNOWN, no name); below, the listing
+# leaves it out ([api] list_records_by_skipping_down_cells, True by
+# default).
+DOWN_CELL_MICROVERSION = '2.69'
+MINIMAL_STATUS = 'UNKNOWN'
+
+# Whether a quota counting mode counts the servers of a cell that is down:
+# not in the cell databases (nova's documented limitation), yes in
+# placement (instances are counted in the API database's mappings).
+COUNTED_WHILE_DOWN = {'db': False, 'placement': True}
+
+
+@decorators.serial
+class Cell0RebuildDownCellTest(Cell0RebuildCellsBase):
+    """A cell that is down: PENDING servers, listings, rebuilds and quota.
+
+    Each test puts a server in the cell it takes down (the first of
+    ``[nova_conformance] disruptive_cells``), stops that cell's database
+    (``cell_stop_command``: its services keep running, nova reads the cell
+    as down) and starts it again at cleanup, before anything else of the
+    test is undone, waiting until the cell's computes read up.  Serial
+    (Tempest's ``serial`` class lock): no other test runs while a cell is
+    down.
+    """
+
+    required_features = (features.down_cell,)
+
+    def setUp(self):
+        super(Cell0RebuildDownCellTest, self).setUp()
+        self.require_microversions(DOWN_CELL_MICROVERSION)
+        self.cell_control = cell_control.CellControl(
+            self, self.os_admin.services_client)
+        self.down = CONF.nova_conformance.disruptive_cells[0]
+        cells = features.host_cells()
+        self.down_host = cells[self.down][0]
+        self.live, self.live_host = next(
+            (cell, hosts[0]) for cell, hosts in sorted(cells.items())
+            if cell != self.down)
+
+    def _take_down(self):
+        """Stop the down cell's database (started again at cleanup)."""
+        claimed = CONF.nova_conformance.compute_host_cells
+        self.cell_control.stop(self.down, sorted(
+            host for host, cell in claimed.items() if cell == self.down))
+
+    def _owner_listing(self, version):
+        """{id: entry} of the owner's plain detail listing at ``version``.
+
+        No filter, no sort, no paging: with any, nova skips a down cell's
+        servers even from 2.69.
+        """
+        listed = self._unvalidated('servers/detail', version)['servers']
+        return dict((s['id'], s) for s in listed)
+
+    def _unvalidated(self, url, version):
+        """The owner's GET of ``url`` at ``version``, its body as read.
+
+        Not through the client's schemas: Tempest's for the microversions
+        after 2.69 require a name, which a down cell's minimal record has
+        not.
+        """
+        with self.at(version):
+            resp, body = self.owner_servers.get(url)
+        self.assertEqual(200, resp.status, 'GET %s at %s: %s %s' % (
+            url, version, resp.status, body))
+        return json.loads(body)
+
+    @decorators.attr(type='slow')
+    @decorators.idempotent_id('0e7d4b1a-96c3-4f58-a2e1-7b5c3d9f8a26')
+    @markers.requirements('PEND-21')
+    def test_pending_server_while_a_cell_is_down(self):
+        """Buried, shown, listed and deleted while a cell is down.
+
+        The owner has a server in a live cell and one in the cell taken
+        down; a third is buried while that cell is down.  At the cloud's
+        microversion the buried one is shown and listed in full (its
+        buried status, its name), the live cell's in full, the down cell's
+        as nova's minimal record (status UNKNOWN, no name); below 2.69 the
+        listing leaves the down cell's out and still lists the other two.
+        The buried server is then deleted, leaving nothing.
+        """
+        live = self._rebuilt_in(self.live, self.live_host)['id']
+        down = self._rebuilt_in(self.down, self.down_host)['id']
+        self._take_down()
+        trigger, buried = self._buried()
+        status = self.expected_buried()[0]
+        problems = []
+        listed = self._owner_listing(self.view_mv)
+        expected = ((buried['id'], status, True), (live, 'ACTIVE', True),
+                    (down, MINIMAL_STATUS, False))
+        for server_id, want, full in expected:
+            entry = listed.get(server_id)
+            if entry is None:
+                problems.append('%s: not in the owner\'s listing at %s' % (
+                    server_id, self.view_mv))
+            elif (entry.get('status'), 'name' in entry) != (want, full):
+                problems.append(
+                    '%s: listed at %s as %s %s; expected %s %s' % (
+                        server_id, self.view_mv, entry.get('status'),
+                        'with its name' if 'name' in entry else
+                        'without a name', want,
+                        'with its name' if full else
+                        'as a minimal record (no name)'))
+        below = self._owner_listing('2.68')
+        seen = set(below) & {live, buried['id'], down}
+        if seen != {live, buried['id']}:
+            problems.append(
+                'listing at 2.68: expected the live cell\'s %s and the '
+                'buried %s, not the down cell\'s %s; got %s' % (
+                    live, buried['id'], down,
+                    ', '.join(sorted(seen)) or 'none of them'))
+        shown = self._unvalidated('servers/%s' % down,
+                                  DOWN_CELL_MICROVERSION)['server']
+        if shown.get('status') != MINIMAL_STATUS:
+            problems.append('%s (down cell): shown at %s as %s; expected '
+                            '%s' % (down, DOWN_CELL_MICROVERSION,
+                                    shown.get('status'), MINIMAL_STATUS))
+        self.assertEqual(status, self.show(buried['id'])['status'],
+                         'Buried server %s shown while cell %s is down'
+                         % (buried['id'], self.down))
+        self.assertEqual([], problems, 'cell %s down' % self.down)
+        self.delete_leaving_nothing(buried['id'])
+
+    @decorators.attr(type='slow')
+    @decorators.idempotent_id('b6f2c8d4-1a57-4e93-8c0b-5d7e9a3f1c64')
+    @markers.requirements('RB-51', 'RB-52')
+    def test_rebuild_while_a_cell_is_down(self):
+        """Counted as nova documents, rebuilt into a live cell.
+
+        The owner has a server in the cell taken down and a buried one;
+        while the cell is down, the instances in use leave out its server
+        when quota is counted in the cell databases (db, nova's documented
+        undercount) and still count it when counted in placement (the API
+        database's mappings).  The buried server's trigger then gives
+        capacity to a host of each cell: it is rebuilt onto the live
+        cell's host (the scheduler cannot see the down cell's computes).
+        """
+        self._rebuilt_in(self.down, self.down_host)
+        trigger, server = self._buried()
+        in_use = self.others_usage('instances')
+        providers = [trigger.pick_provider(host)
+                     for host in (self.down_host, self.live_host)]
+        self._take_down()
+        mode = CONF.nova_conformance.quota_counting
+        if mode in COUNTED_WHILE_DOWN:
+            want = in_use - (0 if COUNTED_WHILE_DOWN[mode] else 1)
+            now = self.usage('instances')[1]
+            self.assertEqual(
+                want, now, 'Instances in use by the owner while cell %s, '
+                'where one of its %d servers is, is down (quota counting '
+                '%s): expected %d, got %d' % (self.down, in_use, mode,
+                                              want, now))
+        for provider in providers:
+            trigger.add_capacity(provider)
+        body = self.rebuild_to_active(server['id'])
+        self.assertEqual(
+            self.live_host, body.get('OS-EXT-SRV-ATTR:host'),
+            'Server %s rebuilt while cell %s is down, capacity on %s and %s: '
+            'expected it on the live cell\'s %s' % (
+                server['id'], self.down, self.down_host, self.live_host,
+                self.live_host))
         self._check_rebuilt(server['id'])
