@@ -17,8 +17,11 @@
 stops; its services keep running, so nova reads the cell as down) after
 registering, first, the cleanup that runs ``cell_start_command`` and waits
 until every nova-compute of the cell reads ``up`` again in os-services:
-the next test finds the cell as this one did.  Only the cells
-``disruptive_cells`` lists are ever stopped.
+the next test finds the cell as this one did, even when the stop command
+failed half way.  Only the cells ``disruptive_cells`` lists are ever
+stopped.  The stop must make the database refuse connections (a stopped
+service does): one that silently drops them makes each of nova's calls to
+the cell wait its cell timeout (60 s).
 """
 
 from tempest import config
@@ -36,7 +39,7 @@ class CellControl(object):
     def __init__(self, test, services_client, runner=None):
         """:param services_client: an admin os-services client."""
         self.test = test
-        self.hosts = host_control.HostControl(
+        self._host_control = host_control.HostControl(
             test, services_client,
             **({'runner': runner} if runner else {}))
 
@@ -48,6 +51,8 @@ class CellControl(object):
         """
         host_control.require_listed('disruptive_cells', cell,
                                     'take cell %s down' % cell, 'no cell')
+        for option in ('cell_stop_command', 'cell_start_command'):
+            self._host_control.template(option)
         self.wait_up(cell, hosts)
         self.test.addCleanup(self.restore, cell, hosts)
         self._run('cell_stop_command', cell)
@@ -67,7 +72,7 @@ class CellControl(object):
             found = {}
             for host in hosts:
                 try:
-                    found[host] = self.hosts.service(host).get('state')
+                    found[host] = self._host_control.service(host).get('state')
                 except lib_exc.InvalidConfiguration:
                     found[host] = 'not listed'
             return found
@@ -83,11 +88,7 @@ class CellControl(object):
                 cell=cell, timeout=timeout, actual=found))
 
     def _run(self, option, cell):
-        template = getattr(CONF.nova_conformance, option)
-        if not template:
-            raise lib_exc.InvalidConfiguration(
-                '[nova_conformance] %s is not set' % option)
-        return self.hosts.run_command(template.format(cell=cell))
+        return self._host_control.run_option(option, cell=cell)
 
 
 class CellStateTimeout(lib_exc.TimeoutException):

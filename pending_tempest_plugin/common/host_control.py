@@ -201,11 +201,23 @@ class HostControl(object):
             self.client.update_service(service['id'], **changes)
 
     def _run(self, option, host):
+        return self.run_option(option, host=host)
+
+    @staticmethod
+    def template(option):
+        """The command template of ``[nova_conformance] option``.
+
+        InvalidConfiguration when it is not set.
+        """
         template = getattr(CONF.nova_conformance, option)
         if not template:
             raise lib_exc.InvalidConfiguration(
                 '[nova_conformance] %s is not set' % option)
-        return self.run_command(template.format(host=host))
+        return template
+
+    def run_option(self, option, **fields):
+        """Run the command of ``option``, its placeholders filled."""
+        return self.run_command(self.template(option).format(**fields))
 
     def run_command(self, line):
         """Run an operator's command line; CommandFailed unless exit 0.

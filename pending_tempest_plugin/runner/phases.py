@@ -14,12 +14,13 @@
 """The two phases of ``pending-conformance run``: serial, then parallel.
 
 Tempest keeps a ``serial`` class (here: the classes that disable, force
-down or stop a compute) apart from every other class with an interprocess
-reader/writer lock: the serial class takes it to write, any other class to
-read.  The lock does not queue a writer before later readers, so a worker
-that reaches a serial class waits until the other workers have run every
-class they were given, idle all that time (measured on the embedded
-cloud: doc/source/data/code-timings.yaml, runner_phases).
+down or stop a compute, or take a cell down) apart from every other class
+with an interprocess reader/writer lock: the serial class takes it to
+write, any other class to read.  The lock does not queue a writer
+before later readers, so a worker that reaches a serial class waits until
+the other workers have run every class they were given, idle all that
+time (measured on the embedded cloud: doc/source/data/code-timings.yaml,
+runner_phases).
 
 So the runner lists the tests the run selects, runs the ones of serial
 classes first with one worker, then the others with every worker.  Tempest's

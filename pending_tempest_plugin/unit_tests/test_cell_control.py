@@ -97,7 +97,7 @@ class TestCellControl(base.BaseTestCase):
             self.cell.commands.append(command)
             listed.append(0)
             return subprocess.CompletedProcess(command, 0, '', '')
-        self.control.hosts.runner = late_start
+        self.control._host_control.runner = late_start
         real = self.cell.list_services
 
         def list_services(binary, host):
@@ -112,9 +112,40 @@ class TestCellControl(base.BaseTestCase):
 
     def test_restore_times_out_naming_the_cell(self):
         self.control.stop('cell2', ['cn2'])
-        self.control.hosts.runner = lambda command, **kw: (
+        self.control._host_control.runner = lambda command, **kw: (
             subprocess.CompletedProcess(command, 0, '', ''))
         e = self.assertRaises(cell_control.CellStateTimeout,
                               self.control.restore, 'cell2', ['cn2'])
         self.assertIn('cell cell2', str(e))
         self.assertIn('cn2', str(e))
+
+    def test_a_failed_stop_command_still_starts_the_cell(self):
+        def failing(command, **kwargs):
+            self.cell.commands.append(command)
+            if 'stop' in command:
+                self.cell.up = False   # stopped half way, then failed
+                return subprocess.CompletedProcess(command, 1, '', 'boom')
+            self.cell.up = True
+            return subprocess.CompletedProcess(command, 0, '', '')
+        self.control._host_control.runner = failing
+        self.assertRaises(host_control.CommandFailed, self.control.stop,
+                          'cell2', ['cn2'])
+        self.assertEqual(1, len(self.test.cleanups))
+        self.test.run_cleanups()
+        self.assertEqual(['supervisorctl', 'start', 'mariadb-cell2'],
+                         self.cell.commands[-1])
+        self.assertTrue(self.cell.up)
+
+    def test_a_cell_not_up_is_not_taken_down(self):
+        self.cell.up = False
+        self.assertRaises(cell_control.CellStateTimeout, self.control.stop,
+                          'cell2', ['cn2'])
+        self.assertEqual([], self.cell.commands)
+        self.assertEqual([], self.test.cleanups)
+
+    def test_an_unset_command_is_a_configuration_error(self):
+        self.conf.nova_conformance.cell_stop_command = None
+        e = self.assertRaises(lib_exc.InvalidConfiguration,
+                              self.control.stop, 'cell2', ['cn2'])
+        self.assertIn('cell_stop_command is not set', str(e))
+        self.assertEqual([], self.cell.commands)

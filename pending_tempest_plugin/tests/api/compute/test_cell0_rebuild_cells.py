@@ -35,6 +35,7 @@ from pending_tempest_plugin.common import checks
 from pending_tempest_plugin.common import features
 from pending_tempest_plugin.common import markers
 from pending_tempest_plugin.common import microversions
+from pending_tempest_plugin.common import polling
 from pending_tempest_plugin.common import waiters
 from pending_tempest_plugin.tests.api.compute import test_cell0_rebuild
 
@@ -192,16 +193,25 @@ class Cell0RebuildCellsTest(Cell0RebuildCellsBase):
 
 
 # Nova's API gives a server of a cell that is down as a minimal record from
-# microversion 2.69 (its ID, status UNKNOWN, no name); below, the listing
-# leaves it out ([api] list_records_by_skipping_down_cells, True by
-# default).
+# microversion 2.69 (its ID, status UNKNOWN, no name) in a plain listing
+# and in show.  A listing with a filter (all_tenants alone excepted), a
+# sort or paging, or below 2.69, leaves the cell's servers out with [api]
+# list_records_by_skipping_down_cells = True (nova's default; the tests
+# need it: their waits read such listings) and fails with it False.
 DOWN_CELL_MICROVERSION = '2.69'
 MINIMAL_STATUS = 'UNKNOWN'
 
 # Whether a quota counting mode counts the servers of a cell that is down:
 # not in the cell databases (nova's documented limitation), yes in
-# placement (instances are counted in the API database's mappings).
-COUNTED_WHILE_DOWN = {'db': False, 'placement': True}
+# placement and with unified limits (instances are counted in the API
+# database's instance mappings).
+COUNTED_WHILE_DOWN = {'db': False, 'placement': True,
+                      'unified_limits': True}
+
+# How long a cell's database may take to read as down once its stop
+# command returned (nova-api's connections to it fail at once when it
+# refuses them).
+DOWN_TIMEOUT = 60
 
 
 @decorators.serial
@@ -210,9 +220,10 @@ class Cell0RebuildDownCellTest(Cell0RebuildCellsBase):
 
     Each test puts a server in the cell it takes down (the first of
     ``[nova_conformance] disruptive_cells``), stops that cell's database
-    (``cell_stop_command``: its services keep running, nova reads the cell
-    as down) and starts it again at cleanup, before anything else of the
-    test is undone, waiting until the cell's computes read up.  Serial
+    (``cell_stop_command``: its services keep running), waits until
+    nova-api shows that server as a down cell's (UNKNOWN), and starts the
+    cell again at cleanup, before anything the test made before the
+    outage is undone, waiting until the cell's computes read up.  Serial
     (Tempest's ``serial`` class lock): no other test runs while a cell is
     down.
     """
@@ -231,17 +242,35 @@ class Cell0RebuildDownCellTest(Cell0RebuildCellsBase):
             (cell, hosts[0]) for cell, hosts in sorted(cells.items())
             if cell != self.down)
 
-    def _take_down(self):
-        """Stop the down cell's database (started again at cleanup)."""
+    def _take_down(self, server_id):
+        """Stop the down cell's database (started again at cleanup).
+
+        ``server_id``: a server of the cell; the cell is down once nova-api
+        shows it as a down cell's (status UNKNOWN at 2.69): a stop command
+        that stopped nothing fails the test here.
+        """
         claimed = CONF.nova_conformance.compute_host_cells
         self.cell_control.stop(self.down, sorted(
             host for host, cell in claimed.items() if cell == self.down))
+        polling.poll(
+            lambda: self._unvalidated('servers/%s' % server_id,
+                                      DOWN_CELL_MICROVERSION)['server'],
+            lambda body: body.get('status') == MINIMAL_STATUS,
+            DOWN_TIMEOUT, waiters.poll_interval(),
+            what='cell %s down (server %s shown as %s)' % (
+                self.down, server_id, MINIMAL_STATUS),
+            describe=lambda body: body.get('status'),
+            timed_out=lambda body: self.failureException(
+                'cell %s: %s ran, but server %s of the cell is still shown '
+                'as %s within %d s, not %s: the cell is not down' % (
+                    self.down, 'cell_stop_command', server_id,
+                    body.get('status'), DOWN_TIMEOUT, MINIMAL_STATUS)))
 
     def _owner_listing(self, version):
         """{id: entry} of the owner's plain detail listing at ``version``.
 
-        No filter, no sort, no paging: with any, nova skips a down cell's
-        servers even from 2.69.
+        No filter, no sort, no paging: with any, nova leaves a down cell's
+        servers out even from 2.69.
         """
         listed = self._unvalidated('servers/detail', version)['servers']
         return dict((s['id'], s) for s in listed)
@@ -266,16 +295,16 @@ class Cell0RebuildDownCellTest(Cell0RebuildCellsBase):
         """Buried, shown, listed and deleted while a cell is down.
 
         The owner has a server in a live cell and one in the cell taken
-        down; a third is buried while that cell is down.  At the cloud's
-        microversion the buried one is shown and listed in full (its
-        buried status, its name), the live cell's in full, the down cell's
-        as nova's minimal record (status UNKNOWN, no name); below 2.69 the
-        listing leaves the down cell's out and still lists the other two.
-        The buried server is then deleted, leaving nothing.
+        down; a third is buried while that cell is down.  In the owner's
+        plain listing at the cloud's microversion the buried one is listed
+        in full (its buried status, its name), the live cell's in full, the
+        down cell's as nova's minimal record (status UNKNOWN, no name);
+        the buried one is shown in its buried state, then deleted, leaving
+        nothing.
         """
         live = self._rebuilt_in(self.live, self.live_host)['id']
         down = self._rebuilt_in(self.down, self.down_host)['id']
-        self._take_down()
+        self._take_down(down)
         trigger, buried = self._buried()
         status = self.expected_buried()[0]
         problems = []
@@ -295,20 +324,6 @@ class Cell0RebuildDownCellTest(Cell0RebuildCellsBase):
                         'without a name', want,
                         'with its name' if full else
                         'as a minimal record (no name)'))
-        below = self._owner_listing('2.68')
-        seen = set(below) & {live, buried['id'], down}
-        if seen != {live, buried['id']}:
-            problems.append(
-                'listing at 2.68: expected the live cell\'s %s and the '
-                'buried %s, not the down cell\'s %s; got %s' % (
-                    live, buried['id'], down,
-                    ', '.join(sorted(seen)) or 'none of them'))
-        shown = self._unvalidated('servers/%s' % down,
-                                  DOWN_CELL_MICROVERSION)['server']
-        if shown.get('status') != MINIMAL_STATUS:
-            problems.append('%s (down cell): shown at %s as %s; expected '
-                            '%s' % (down, DOWN_CELL_MICROVERSION,
-                                    shown.get('status'), MINIMAL_STATUS))
         self.assertEqual(status, self.show(buried['id'])['status'],
                          'Buried server %s shown while cell %s is down'
                          % (buried['id'], self.down))
@@ -319,33 +334,47 @@ class Cell0RebuildDownCellTest(Cell0RebuildCellsBase):
     @decorators.idempotent_id('b6f2c8d4-1a57-4e93-8c0b-5d7e9a3f1c64')
     @markers.requirements('RB-51', 'RB-52')
     def test_rebuild_while_a_cell_is_down(self):
-        """Counted as nova documents, rebuilt into a live cell.
+        """Counted as nova documents; rebuilt into a live cell only.
 
-        The owner has a server in the cell taken down and a buried one;
-        while the cell is down, the instances in use leave out its server
-        when quota is counted in the cell databases (db, nova's documented
-        undercount) and still count it when counted in placement (the API
-        database's mappings).  The buried server's trigger then gives
-        capacity to a host of each cell: it is rebuilt onto the live
-        cell's host (the scheduler cannot see the down cell's computes).
+        The owner has a server in the cell taken down and a buried one.
+        While the cell is down, the instances in use, read through each
+        claimed quota counting mode's endpoint, leave out the down cell's
+        server where quota is counted in the cell databases (db, nova's
+        documented undercount) and still count it where it is counted in
+        the API database's instance mappings (placement, unified limits).
+        The buried server's trigger then gives capacity to the down cell's
+        host only: the rebuild finds no host (the scheduler cannot see the
+        down cell's computes) and the server is buried again; with
+        capacity on the live cell's host too, it is rebuilt there.
         """
-        self._rebuilt_in(self.down, self.down_host)
+        in_cell = self._rebuilt_in(self.down, self.down_host)['id']
         trigger, server = self._buried()
-        in_use = self.others_usage('instances')
-        providers = [trigger.pick_provider(host)
-                     for host in (self.down_host, self.live_host)]
-        self._take_down()
-        mode = CONF.nova_conformance.quota_counting
-        if mode in COUNTED_WHILE_DOWN:
+        countings = [(mode, None if service is None else
+                      self.os_admin.compute.QuotasClient(service=service))
+                     for mode, service in features.quota_countings()]
+        before = [(mode, quotas,
+                   self.others_usage('instances', quotas=quotas))
+                  for mode, quotas in countings]
+        down_provider = trigger.pick_provider(self.down_host)
+        live_provider = trigger.pick_provider(self.live_host)
+        self._take_down(in_cell)
+        problems = []
+        for mode, quotas, in_use in before:
             want = in_use - (0 if COUNTED_WHILE_DOWN[mode] else 1)
-            now = self.usage('instances')[1]
-            self.assertEqual(
-                want, now, 'Instances in use by the owner while cell %s, '
-                'where one of its %d servers is, is down (quota counting '
-                '%s): expected %d, got %d' % (self.down, in_use, mode,
-                                              want, now))
-        for provider in providers:
-            trigger.add_capacity(provider)
+            now = self.usage('instances', quotas=quotas)[1]
+            if now != want:
+                problems.append(
+                    'instances in use by the owner (quota counting %s), '
+                    'whose %d servers include %s in cell %s: expected %d '
+                    'while the cell is down, got %d' % (
+                        mode, in_use, in_cell, self.down, want, now))
+        self.assertEqual([], problems)
+        trigger.add_capacity(down_provider)
+        self.rebuild(server['id'])
+        self._assert_buried_again(
+            server['id'], 'with capacity only on %s, whose cell %s is '
+            'down' % (self.down_host, self.down))
+        trigger.add_capacity(live_provider)
         body = self.rebuild_to_active(server['id'])
         self.assertEqual(
             self.live_host, body.get('OS-EXT-SRV-ATTR:host'),
