@@ -55,11 +55,11 @@ class CellControl(object):
             self._host_control.template(option)
         self.wait_up(cell, hosts)
         self.test.addCleanup(self.restore, cell, hosts)
-        self._run('cell_stop_command', cell)
+        self._host_control.run_option('cell_stop_command', cell=cell)
 
     def restore(self, cell, hosts):
         """Start the cell's database; wait until its computes read up."""
-        self._run('cell_start_command', cell)
+        self._host_control.run_option('cell_start_command', cell=cell)
         self.wait_up(cell, hosts)
 
     def wait_up(self, cell, hosts):
@@ -86,9 +86,6 @@ class CellControl(object):
                 '%s %s' % item for item in sorted(found.items())),
             timed_out=lambda found: CellStateTimeout(
                 cell=cell, timeout=timeout, actual=found))
-
-    def _run(self, option, cell):
-        return self._host_control.run_option(option, cell=cell)
 
 
 class CellStateTimeout(lib_exc.TimeoutException):

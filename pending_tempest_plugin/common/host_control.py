@@ -143,12 +143,12 @@ class HostControl(object):
         """
         self._remember(host)
         self._touched[host]['stopped'] = True
-        self._run('compute_stop_command', host)
+        self.run_option('compute_stop_command', host=host)
         return self.wait_for(host, state='down')
 
     def start(self, host):
         self._remember(host)
-        self._run('compute_start_command', host)
+        self.run_option('compute_start_command', host=host)
         self._touched[host]['stopped'] = False
         return self.wait_for(host, state='up')
 
@@ -181,7 +181,7 @@ class HostControl(object):
         start_error = None
         if touched['stopped']:
             try:
-                self._run('compute_start_command', host)
+                self.run_option('compute_start_command', host=host)
             except CommandFailed as e:
                 start_error = e
         wanted = _state(original)
@@ -199,9 +199,6 @@ class HostControl(object):
     def _update(self, service, **changes):
         with microversions.compute():
             self.client.update_service(service['id'], **changes)
-
-    def _run(self, option, host):
-        return self.run_option(option, host=host)
 
     @staticmethod
     def template(option):
