@@ -731,7 +731,7 @@ class TestOtherStages(StageTestCase):
             self.useFixture(fixtures.MockPatchObject(
                 sh, name, lambda *a, **k: None))
         for name in ('switch_profile', 'plant_orphan_trait', 'run_plugin',
-                     'report', 'quota_tests_passed', 'expect_fail',
+                     'report', 'quota_tests_passed',
                      'wrong_claims', 'clean', 'skips_name_options',
                      'placement_log_size', 'trait_writes_checked'):
             self.useFixture(fixtures.MockPatchObject(
