@@ -146,7 +146,12 @@ class ConvergeChecks(threading.Thread):
 
 
 def upstream_subset_and_converge_checks():
-    """The upstream subset; the probe and :class:`ConvergeChecks` beside it."""
+    """The upstream subset, the probe beside it; :class:`ConvergeChecks`.
+
+    The converge checks start with the subset and are returned running:
+    the caller joins and judges them after the runner stage
+    (:func:`beside_converge_checks`).
+    """
     sh.stage('upstream Tempest subset, with the keep-alive probe and the '
              'idempotence check (a second up, over SSH) beside it')
     # The probe (pending_aio/cloud/keepalive.py) mostly sleeps: it runs while
@@ -155,7 +160,10 @@ def upstream_subset_and_converge_checks():
     # cloud, so it runs beside Tempest too, and the stage does not wait
     # for it (issue 20; measured: doc/source/data/code-timings.yaml,
     # stages_functional_converge); were it to restart a service, Tempest
-    # or the probe would fail as well as the check.
+    # or the probe would fail as well as the check.  It outlasts the subset
+    # (an `up` over SSH on 2 busy cores): it goes on beside the runner
+    # stage, whose runs stop nothing either (measured:
+    # doc/source/data/code-timings.yaml, converge_beside_runner).
     probe_log = sh.path('logs', 'keepalive-probe.log')
     with open(probe_log, 'w') as f:
         probe = sh.start(sh.pending_aio_argv('keepalive-probe'),
@@ -172,19 +180,37 @@ def upstream_subset_and_converge_checks():
             cwd=sh.path('tempest'))
     except BaseException:
         sh.stop(probe)   # not left probing a cloud being torn down
-        # An `up` is not killed half way (it is short, and ssh-converge
-        # stops its sshd only when it ends); the next one does not start.
-        converge.cancel.set()
-        converge.join()
-        converge.report()
+        abandon(converge)
         raise
     probe_rc = probe.wait()
     sh.write_lines(sh.read_lines(probe_log))
-    converge.join()
-    converge.judge()
     if probe_rc != 0:
+        abandon(converge)
         sh.fail('functional', 'the keep-alive probe failed (exit %d)'
                 % probe_rc)
+    return converge
+
+
+def abandon(converge):
+    """A stage failing beside the converge checks: wait, report, no judge.
+
+    An `up` is not killed half way (it is short, and ssh-converge stops its
+    sshd only when it ends); the next one does not start.
+    """
+    converge.cancel.set()
+    converge.join()
+    converge.report()
+
+
+def beside_converge_checks(converge, stage):
+    """``stage()`` with ``converge`` still running; then its judgement."""
+    try:
+        stage()
+    except BaseException:
+        abandon(converge)
+        raise
+    converge.join()
+    converge.judge()
 
 
 def body():
@@ -250,10 +276,12 @@ def body():
     # The reference nova's acceptance (PENDING, 409 below 2.106, the cell0
     # rebuild) is the plugin's own suite, run by functional-plugin below.
 
-    upstream_subset_and_converge_checks()
+    converge = upstream_subset_and_converge_checks()
 
-    sh.stage('pending-conformance on the embedded cloud as on any cloud')
-    sh.substage('functional-runner')
+    def runner():
+        sh.stage('pending-conformance on the embedded cloud as on any cloud')
+        sh.substage('functional-runner')
+    beside_converge_checks(converge, runner)
 
     rest = [leg for leg in legs if leg != 'stock']
     beside = False

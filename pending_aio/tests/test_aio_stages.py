@@ -371,6 +371,40 @@ class TestOtherStages(StageTestCase):
         self.assertIn('-- ssh-converge (beside Tempest) exited 0',
                       self.printed())
 
+    def test_converge_check_judged_after_the_runner_stage(self):
+        # The SSH up goes on beside the runner stage: judged once the
+        # stage has ended; a stage that fails stops the next up, waits for
+        # the running one and prints what it saw, without judging it.
+        order = []
+
+        class Converge(object):
+            def __init__(self):
+                self.cancel = threading.Event()
+
+            def join(self):
+                order.append('join')
+
+            def judge(self):
+                order.append('judge')
+
+            def report(self):
+                order.append('report')
+
+        converge = Converge()
+        functional.beside_converge_checks(
+            converge, lambda: order.append('runner'))
+        self.assertEqual(['runner', 'join', 'judge'], order)
+        del order[:]
+
+        def failing():
+            order.append('runner')
+            raise SystemExit(4)
+
+        converge = Converge()
+        self.exits(4, functional.beside_converge_checks, converge, failing)
+        self.assertEqual(['runner', 'join', 'report'], order)
+        self.assertTrue(converge.cancel.is_set())
+
     def test_a_stage_failed_before_the_check_starts_no_ssh(self):
         ran = []
         checks = functional.ConvergeChecks()
