@@ -42,7 +42,7 @@ doc/source/data/code-timings.yaml, smoke_reads_in_process).
    doc/source/data/code-timings.yaml, smoke_volume_beside.)
 
 Prints one line per check and exits non-zero at the first failure (5's
-once 4 is done).
+once 4 is done, and 5 always ended first).
 """
 
 import argparse
@@ -196,6 +196,7 @@ def main(argv=None):
 
     admin = client.connect('aio-admin')
     servers = []
+    volumes = None
     try:
         first, host1 = boot(args, admin, 'aio-smoke-1')
         servers.append(first)
@@ -227,6 +228,10 @@ def main(argv=None):
         if servers:
             cli('aio-member', 'server', 'delete', '--wait', *servers,
                 timeout=args.timeout, output=False)
+        if volumes is not None:
+            # Ended before the result, also when a check above failed
+            # (check 5 has printed its own failure, if any).
+            volumes.wait()
     left = [p.id for s in servers for p in ports_of(admin, s)]
     check(not left, 'servers deleted, no port left behind (%s)' % left)
     volumes.join()
@@ -253,6 +258,10 @@ class Beside(threading.Thread):
             function(*args, **kwargs)
         except BaseException as exc:
             self.error = exc
+
+    def wait(self):
+        """Until it has ended, whatever its outcome."""
+        super(Beside, self).join()
 
     def join(self, timeout=None):
         super(Beside, self).join(timeout)

@@ -23,8 +23,10 @@ mutant batches of the plugin stage.
 """
 
 import os
+import shutil
 import subprocess
 import threading
+import time
 
 from pending_aio import REPO
 from pending_aio import sh
@@ -132,8 +134,9 @@ class ConvergeChecks(threading.Thread):
         it.
         """
         if 'ssh' in self.rcs:
-            sh.echo('-- %s (beside Tempest) exited %d; the end of %s:'
-                    % (self.LABELS['ssh'], self.rcs['ssh'], self.ssh_log))
+            sh.echo('-- %s (started beside the upstream subset) exited %d; '
+                    'the end of %s:' % (self.LABELS['ssh'], self.rcs['ssh'],
+                                        self.ssh_log))
             sh.write_lines(sh.read_lines(self.ssh_log)[-3:])
 
     def judge(self):
@@ -195,7 +198,7 @@ def abandon(converge):
     """A stage failing beside the converge checks: wait, report, no judge.
 
     An `up` is not killed half way (it is short, and ssh-converge stops its
-    sshd only when it ends); the next one does not start.
+    sshd only when it ends); one not started yet does not start.
     """
     converge.cancel.set()
     converge.join()
@@ -203,14 +206,26 @@ def abandon(converge):
 
 
 def beside_converge_checks(converge, stage):
-    """``stage()`` with ``converge`` still running; then its judgement."""
+    """``stage()`` with ``converge`` still running; then its judgement.
+
+    The stage starts once ssh-keygen is installed (the SSH up installs
+    openssh-client first; the runner signs bundles with it), or once the
+    SSH up has ended without it (the runner then says what to install).
+    """
     try:
+        wait_for_ssh_keygen(converge)
         stage()
     except BaseException:
         abandon(converge)
         raise
+    sh.stage('the idempotence check (the second up, over SSH) judged')
     converge.join()
     converge.judge()
+
+
+def wait_for_ssh_keygen(converge, interval=1.0):
+    while not shutil.which('ssh-keygen') and converge.is_alive():
+        time.sleep(interval)
 
 
 def body():

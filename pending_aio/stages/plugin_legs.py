@@ -475,8 +475,9 @@ def profile_wrong_claims():
 class WrongClaimsBeside(object):
     """Wrong claims run in the background; :meth:`join`, :meth:`judge`.
 
-    With FUNCTIONAL_CHECK_MODE=1, :class:`CheckModeUp` too.  Beside the
-    pending-off leg's own run: each wrong claim runs in a workspace of its
+    With FUNCTIONAL_CHECK_MODE=1 and ``check_mode`` (the stock leg's: not),
+    :class:`CheckModeUp` too.  Beside the pending-off and stock legs' own
+    runs: each wrong claim runs in a workspace of its
     own, creates what it needs in projects of its own and deletes it, and
     mostly waits on the cloud (measured:
     doc/source/data/code-timings.yaml, wrong_claims_beside_pending_off).
@@ -705,8 +706,11 @@ def leg_stock():
     log = sh.path('logs', 'stock.log')
     # The wrong claim (the series' features claimed of stock nova) beside
     # the leg's own run, as the pending-off leg runs its own: a workspace
-    # and projects of its own, failing at its classes' setup (measured:
-    # doc/source/data/code-timings.yaml, stock_wrong_claim_beside).
+    # and projects of its own; each test fails at its microversion check,
+    # after making a trigger flavor and trait named with the run's prefix
+    # (its tempest.conf is a copy): joined before the report looks for
+    # leaks (measured: doc/source/data/code-timings.yaml,
+    # stock_wrong_claim_beside).
     beside = WrongClaimsBeside([WrongClaim(
         'stock-claims-features',
         [sh.delete_line('pending_state_enabled'),

@@ -31,7 +31,11 @@ again with ``--rerun-failed`` and ``diff`` names what changed; mixed
 reports are refused.  The passing subset runs with
 pre-provisioned accounts (accounts.yaml with an admin), and a member-only
 run (no admin account at all) decides what a member can and names every
-admin requirement "needs admin".
+admin requirement "needs admin".  In this order: the playbook in the
+background; beside it, the devstack jobs' run, then the claim that lies
+and its page in Chromium; the playbook judged and its run bundled; then
+the setUpClass error and the rerun, the member-only run, nothing
+verified, certify, and the leak last.
 """
 
 import glob
@@ -212,7 +216,8 @@ class Runner(object):
         sh.echo('-- the passing subset through ansible-playbook '
                 'playbooks/conformance.yaml, as %s, from the wheel: exit 0, '
                 'every artifact fetched, the version reported (started; '
-                'judged after the devstack jobs\' run)'
+                'judged after the devstack jobs\' run and the claim that '
+                'lies)'
                 % (user or 'this user'))
         variables = {
             'ansible_python_interpreter': '/usr/bin/python3',

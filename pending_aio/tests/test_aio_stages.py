@@ -368,8 +368,8 @@ class TestOtherStages(StageTestCase):
         self.exits(3, functional.upstream_subset_and_converge_checks)
         self.assertEqual(['ssh-converge'], ran)
         stop.assert_called_once_with(probe)
-        self.assertIn('-- ssh-converge (beside Tempest) exited 0',
-                      self.printed())
+        self.assertIn('-- ssh-converge (started beside the upstream subset) '
+                      'exited 0', self.printed())
 
     def test_converge_check_judged_after_the_runner_stage(self):
         # The SSH up goes on beside the runner stage: judged once the
@@ -380,6 +380,9 @@ class TestOtherStages(StageTestCase):
         class Converge(object):
             def __init__(self):
                 self.cancel = threading.Event()
+
+            def is_alive(self):
+                return False
 
             def join(self):
                 order.append('join')
@@ -403,7 +406,21 @@ class TestOtherStages(StageTestCase):
         converge = Converge()
         self.exits(4, functional.beside_converge_checks, converge, failing)
         self.assertEqual(['runner', 'join', 'report'], order)
-        self.assertTrue(converge.cancel.is_set())
+
+    def test_the_runner_waits_for_ssh_keygen(self):
+        # The SSH up installs openssh-client: the runner stage starts once
+        # ssh-keygen is there, or once that up has ended without it.
+        found = iter([None, None, '/usr/bin/ssh-keygen'])
+        self.useFixture(fixtures.MockPatchObject(
+            functional.shutil, 'which', lambda name: next(found)))
+        alive = mock.Mock(is_alive=mock.Mock(return_value=True))
+        functional.wait_for_ssh_keygen(alive, interval=0)
+        self.assertEqual(2, alive.is_alive.call_count)
+        self.useFixture(fixtures.MockPatchObject(
+            functional.shutil, 'which', return_value=None))
+        ended = mock.Mock(is_alive=mock.Mock(return_value=False))
+        functional.wait_for_ssh_keygen(ended, interval=0)
+        self.assertEqual(1, ended.is_alive.call_count)
 
     def test_a_stage_failed_before_the_check_starts_no_ssh(self):
         ran = []

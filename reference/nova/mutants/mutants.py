@@ -1571,7 +1571,7 @@ EXEMPT = {
     # pending-off leg, where the wrong claim pending-on must fail); the
     # mutants leg runs on the default cloud, where it skips.
     'PEND-01': 'needs use_pending_state = False (pending-off leg); its '
-               'counter-proof there is expect_fail pending-on',
+               'counter-proof there is the wrong claim pending-on',
     # Three independent guards each turn the race into a 409: the claim of
     # the cell0 record (expected task state), the unique build request and
     # the compare-and-swap of the instance mapping.  A one-edit mutant
