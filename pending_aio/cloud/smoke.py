@@ -231,19 +231,19 @@ def main(argv=None):
         if volumes is not None:
             # Ended before the result, also when a check above failed
             # (check 5 has printed its own failure, if any).
-            volumes.wait()
+            volumes.join()
     left = [p.id for s in servers for p in ports_of(admin, s)]
     check(not left, 'servers deleted, no port left behind (%s)' % left)
-    volumes.join()
+    volumes.raise_error()
     return 0
 
 
 class Beside(threading.Thread):
-    """``function(*args, **kwargs)`` in a thread; :meth:`join` re-raises.
+    """``function(*args, **kwargs)`` in a thread, started at once.
 
-    A failed check in it (SystemExit) or any error is raised again by
-    :meth:`join`, in the main thread.  Not a daemon: a main thread that
-    failed first still waits for its cleanup.
+    A failed check in it (SystemExit) or any error is kept and raised
+    again by :meth:`raise_error`, in the main thread.  Not a daemon: a
+    main thread that failed first still waits for its cleanup.
     """
 
     def __init__(self, function, *args, **kwargs):
@@ -259,11 +259,7 @@ class Beside(threading.Thread):
         except BaseException as exc:
             self.error = exc
 
-    def wait(self):
-        """Until it has ended, whatever its outcome."""
-        super(Beside, self).join()
-
-    def join(self, timeout=None):
-        super(Beside, self).join(timeout)
+    def raise_error(self):
+        """Its error, raised again (once it has been joined)."""
         if self.error is not None:
             raise self.error
